@@ -1,0 +1,137 @@
+"""The `openmasq` command: redact and restore text from the shell (a thin shell over the core)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .redact import Forced, RedactOptions, Vault, VaultError, pseudonymise, restore
+from .redact.kinds import LEVELS
+from .redact.options import LANGS
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+class CliError(Exception):
+    """A failure reported as one line on stderr with exit status 1."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+        return result
+    except CliError as error:
+        print(f"openmasq: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="openmasq", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    redact = commands.add_parser("redact", help="pseudonymise stdin and print the text the model may see")
+    redact.add_argument("--mode", choices=("fake", "token"), default=None,
+                        help="believable fakes (default) or [PERSON1]-style tokens; pinned in the vault")
+    redact.add_argument("--level", choices=LEVELS, default="renforce", help="protection level (default renforce)")
+    redact.add_argument("--lang", choices=LANGS, default="auto", help="language of the text (default auto)")
+    redact.add_argument("--force", action="append", default=[], metavar="VALUE", help="always mask this value")
+    redact.add_argument("--keep", action="append", default=[], metavar="VALUE", help="never mask this value")
+    redact.add_argument("--vault", type=Path, metavar="FILE",
+                        help="load and save the conversation's vault (successive calls form one conversation)")
+    redact.add_argument("--json", action="store_true", help="print {text, vault, spans} as JSON")
+    redact.set_defaults(run=_run_redact)
+
+    rest = commands.add_parser("restore", help="restore real values in stdin using a vault")
+    rest.add_argument("--vault", type=Path, metavar="FILE", required=True, help="the conversation's vault")
+    rest.set_defaults(run=_run_restore)
+    return parser
+
+
+def _read_stdin() -> str:
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise CliError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(f"input is not valid UTF-8 (byte {error.start})") from None
+
+
+def _load_vault(path: Path | None, *, must_exist: bool) -> Vault | None:
+    if path is None or not path.exists():
+        if must_exist:
+            raise CliError(f"vault file {path} does not exist")
+        return None
+    try:
+        return Vault.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, VaultError) as error:
+        raise CliError(f"cannot read vault {path}: {error}") from None
+
+
+def _save_vault(path: Path, vault: Vault) -> None:
+    """Atomically, with owner-only permissions: the vault holds every real value."""
+    directory = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=".vault-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(vault.to_json(), handle, ensure_ascii=False)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        raise CliError(f"cannot write vault {path}: {error}") from None
+
+
+def _run_redact(args: argparse.Namespace) -> int:
+    text = _read_stdin()
+    loaded = _load_vault(args.vault, must_exist=False)
+    vault = loaded if loaded is not None else Vault.new(mode=args.mode)
+    if args.mode and vault.mode and args.mode != vault.mode:
+        print(f"openmasq: this conversation is pinned to {vault.mode} mode", file=sys.stderr)
+    options = RedactOptions(
+        level=args.level, mode=args.mode or vault.mode or "fake", lang=args.lang,
+        keep=tuple(args.keep), force=tuple(Forced(v) for v in args.force),
+    )
+    try:
+        result = pseudonymise(text, vault, options)
+    except Exception as error:  # fail closed: print nothing of the text
+        raise CliError(f"redaction failed, nothing printed: {error}") from None
+    if args.vault is not None:
+        _save_vault(args.vault, result.vault)
+    if args.json:
+        doc: dict[str, Any] = {
+            "text": result.text,
+            "vault": dict(result.vault.entries),
+            "spans": [rep.to_json() for rep in result.replacements],
+        }
+        _emit(json.dumps(doc, ensure_ascii=False) + "\n")
+    else:
+        _emit(result.text)
+    return 0
+
+
+def _run_restore(args: argparse.Namespace) -> int:
+    vault = _load_vault(args.vault, must_exist=True)
+    assert vault is not None
+    _emit(restore(_read_stdin(), vault))
+    return 0
+
+
+def _emit(text: str) -> None:
+    """UTF-8 whatever the locale says: the output is fed to other programs."""
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

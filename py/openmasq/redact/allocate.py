@@ -1,0 +1,336 @@
+"""Choose the substitute of each masked value and record it in the vault.
+
+Fake mode gives believable fakes, token mode opaque markers. Invariants (reference 9.7): one
+real value keeps one substitute for the whole conversation, one person keeps one identity
+across spellings (full name, first name or surname alone, capitals), no substitute stands for
+two real values, and a fake never equals a real value or a word of the text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import fakes, lexicon
+from .kinds import category_of
+from .prf import seeded_rng
+from .spans import Span
+from .text import fold, strip_accents
+from .vault import Vault
+
+MAX_ATTEMPTS = 60  # reference 9.7: then an opaque, still reversible fallback
+_POSSESSIVE = re.compile(r"(['’]s?)$")
+# Fakes are allocated in this order so e-mails can be built from the fake person or company.
+_KIND_ORDER = {"person": 0, "org": 1, "email": 2, "url": 3, "domain": 3}
+
+TOKEN_WORDS = {
+    "name": "PERSON", "dob": "DOB", "date": "DATE", "email": "EMAIL", "phone": "PHONE", "address": "ADDRESS",
+    "location": "LOCATION", "company": "COMPANY", "card": "CARD", "iban": "IBAN", "national_id": "ID",
+    "company_id": "COMPANY_ID", "ip": "IP", "number": "NUM", "path": "PATH", "username": "USERNAME",
+    "url": "URL", "apikey": "APIKEY", "secret": "SECRET",
+}
+CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "username"})
+_NUMERIC_PART = re.compile(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
+
+
+@dataclass
+class Context:
+    """What allocation must avoid: the words of the text and every real value seen so far."""
+
+    text_lower: str
+    text_folds: str
+    text_words: frozenset[str]
+    vault: Vault
+    real_folds: set[str]
+
+    @staticmethod
+    def of(text: str, vault: Vault) -> Context:
+        folded = fold(text)
+        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds())
+
+    def rejects(self, fake: str, real: str) -> bool:
+        """A candidate fake is refused when it is the value, stands for another value, is
+        itself a real value, or appears in the text."""
+        if not fake or fake == real:
+            return True
+        owner = self.vault.entries.get(fake)
+        if owner is not None and owner != real:
+            return True
+        folded = fold(fake)
+        if folded == fold(real) or folded in self.real_folds:
+            return True
+        return len(folded) >= 3 and f" {folded} " in f" {self.text_folds} "
+
+
+def allocate(spans: list[Span], text: str, vault: Vault) -> dict[Span, str]:
+    """The substitute of every span, recording new ones in `vault` (which the caller owns)."""
+    context = Context.of(text, vault)
+    reverse = vault.reverse()
+    out: dict[Span, str] = {}
+    for span in sorted(spans, key=lambda s: (_KIND_ORDER.get(s.kind, 9), s.start)):
+        known = reverse.get(span.value)
+        if known is None:
+            known = _token_substitute(span, context) if vault.mode == "token" else _fake_substitute(span, context)
+            vault.record(known, span.value, span.kind)
+            reverse[span.value] = known
+            context.real_folds.add(fold(span.value))
+        out[span] = known
+    return out
+
+
+# --- fake mode ------------------------------------------------------------------------------
+
+def _fake_substitute(span: Span, context: Context) -> str:
+    if span.kind == "person":
+        return _person_fake(span.value, context)
+    if span.kind == "org":
+        return _org_fake(span.value, context)
+    if span.kind in ("number", "amount"):
+        return _number_token(span.value, context)
+    hints = _hints_for(span, context)
+    return _first_acceptable(
+        span.value, context, "fake:" + span.kind, lambda rng: fakes.fake_for(span.kind, span.value, rng, **hints)
+    ) or _fallback_marker(span, context)
+
+
+def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[..., str]) -> str | None:
+    for attempt in range(MAX_ATTEMPTS):
+        candidate = make(seeded_rng(context.vault.key, purpose, fold(real), attempt))
+        if not context.rejects(candidate, real):
+            return candidate
+    return None
+
+
+def _person_fake(value: str, context: Context) -> str:
+    """Word by word, each real name word keeping one canonical fake for the conversation, so
+    "Marie Dupont", "Dupont" and "DUPONT" stay one identity."""
+    tokens = re.split(r"(\s+)", value)
+    name_positions = [i for i, tok in enumerate(tokens) if _is_name_word(tok)]
+    pieces = list(tokens)
+    for order, i in enumerate(name_positions):
+        word, suffix = _split_possessive(tokens[i])
+        role = _role_of(word, order, len(name_positions))
+        fake = _word_fake(word, role, context)
+        pieces[i] = fakes.match_case(word, fake) + suffix
+    result = "".join(pieces)
+    if context.rejects(result, value):
+        return _fallback_marker(Span(0, len(value), value, "person", "lexicon"), context)
+    _record_word_aliases(tokens, pieces, name_positions, context.vault)
+    return result
+
+
+def _is_name_word(token: str) -> bool:
+    word = token.strip()
+    if not word or word.isspace():
+        return False
+    bare = word.rstrip(".")
+    lowered = bare.casefold()
+    if lowered in {p.casefold() for p in lexicon.NAME_PARTICLES}:
+        return False
+    return lowered not in {h.casefold().rstrip(".") for h in lexicon.HONORIFICS}
+
+
+def _split_possessive(word: str) -> tuple[str, str]:
+    match = _POSSESSIVE.search(word)
+    if match and len(word) > len(match.group(1)) + 1:
+        return word[: match.start()], match.group(1)
+    return word, ""
+
+
+def _role_of(word: str, order: int, count: int) -> str:
+    """First name or surname: an ALL-CAPS word is a surname ("DUPONT Jean"), the first word of
+    several is a first name when the lexicon knows it, a lone word is a surname unless it is
+    only known as a first name."""
+    if word.isupper() and len(word) > 1:
+        return "last"
+    if count > 1:
+        return "first" if order == 0 and lexicon.is_first_name(word) else "last"
+    if lexicon.is_first_name(word) and not lexicon.is_surname(word):
+        return "first"
+    return "last"
+
+
+def _word_fake(word: str, role: str, context: Context) -> str:
+    vault = context.vault
+    key = fold(word)
+    known = vault.words.get(key)
+    if known is not None:
+        return known
+    taken = {fold(fake) for fake in vault.words.values()}
+    real_words = set(vault.words)
+    for attempt in range(MAX_ATTEMPTS):
+        rng = seeded_rng(vault.key, "word:" + role, key, attempt)
+        title = word[:1].upper() + word[1:].lower() if word.isupper() else word
+        fake = fakes.fake_first_name(title, rng) if role == "first" else fakes.fake_surname(title, rng)
+        folded = fold(fake)
+        if folded == key or folded in taken or folded in real_words or folded in context.real_folds:
+            continue
+        if folded in context.text_words or any(part in context.text_words for part in folded.split()):
+            continue
+        vault.words[key] = fake
+        return fake
+    fallback = f"X{len(vault.words) + 1}"
+    vault.words[key] = fallback
+    return fallback
+
+
+def _record_word_aliases(tokens: list[str], pieces: list[str], positions: list[int], vault: Vault) -> None:
+    """Per-word entries (fake word -> real word) so "Mme Lefèvre" in a reply restores."""
+    if len(positions) < 2:
+        return
+    for i in positions:
+        real, _ = _split_possessive(tokens[i])
+        fake, _ = _split_possessive(pieces[i])
+        if len(real) >= 2 and fake not in vault.entries and not lexicon.is_stopword(real):
+            vault.record(fake, real, "person", alias=True)
+
+
+def _org_fake(value: str, context: Context) -> str:
+    """One fake per organisation core: "Karl Studio SAS" and "Karl Studio" share "Verlac Studio"."""
+    vault = context.vault
+    core = lexicon.strip_org_affixes(value) or value
+    key = fold(core)
+    fake_core = vault.org_cores.get(key)
+    if fake_core is None:
+        made = _first_acceptable(core, context, "org", lambda rng: fakes.fake_org(core, rng))
+        if made is None:
+            return _fallback_marker(Span(0, len(value), value, "org", "rule"), context)
+        fake_core = made
+        vault.org_cores[key] = fake_core
+    cased = fakes.match_case(core, fake_core)
+    result = value.replace(core, cased, 1) if core in value else cased
+    if core != value and cased not in vault.entries:
+        vault.record(cased, core, "org", alias=True)
+    if context.rejects(result, value):
+        return _fallback_marker(Span(0, len(value), value, "org", "rule"), context)
+    return result
+
+
+def _hints_for(span: Span, context: Context) -> dict[str, str]:
+    """E-mail and URL fakes are built from the fake person and company when they are known."""
+    if span.kind not in ("email", "url", "domain"):
+        return {}
+    hints: dict[str, str] = {}
+    local, _, domain = span.value.rpartition("@") if span.kind == "email" else ("", "", span.value)
+    if local:
+        local_hint = _local_part_hint(local, context)
+        if local_hint:
+            hints["local_hint"] = local_hint
+    label = _domain_label(domain)
+    fake_core = context.vault.org_cores.get(fold(label)) if label else None
+    if fake_core:
+        hints["domain_hint"] = _slug(fake_core)
+    return hints
+
+
+def _local_part_hint(local: str, context: Context) -> str | None:
+    """"marie.dupont" -> "claire.lefevre" when the person is known or looks like a name."""
+    pieces = re.split(r"([._\-])", local)
+    words = pieces[0::2]
+    if not words or not all(w.isalpha() and len(w) >= 2 for w in words):
+        return None
+    known = context.vault.words
+    if not all(fold(w) in known for w in words):
+        if not (len(words) >= 2 and lexicon.is_first_name(words[0])):
+            return None
+        for order, word in enumerate(words):
+            _word_fake(word.capitalize(), "first" if order == 0 else "last", context)
+    fake_words = [_slug(known[fold(w)]) for w in words]
+    out = [fake_words[j // 2] if j % 2 == 0 else pieces[j] for j in range(len(pieces))]
+    return "".join(out)
+
+
+def _domain_label(domain: str) -> str:
+    host = domain.split("//")[-1].split("/")[0].lower()
+    host = host[4:] if host.startswith("www.") else host
+    parts = host.split(".")
+    return parts[-2] if len(parts) >= 2 else ""
+
+
+def _slug(value: str) -> str:
+    ascii_value = strip_accents(value).lower()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_value).strip("-")
+
+
+# --- numbers and token mode -------------------------------------------------------------------
+
+def _number_token(value: str, context: Context) -> str:
+    """Amounts keep their currency; the number itself becomes `nN` (reference 9.5 step 12)."""
+    vault = context.vault
+    count = vault.counters.get("n", 0) + 1
+    while f"n{count}" in vault.entries or re.search(rf"\bn{count}\b", context.text_lower):
+        count += 1
+    vault.counters["n"] = count
+    token = f"n{count}"
+    match = _NUMERIC_PART.search(value)
+    if match is None or match.group() == value:
+        return token
+    if token not in vault.entries:
+        vault.record(token, match.group(), "number", alias=True)
+    return value[: match.start()] + token + value[match.end() :]
+
+
+def _fallback_marker(span: Span, context: Context) -> str:
+    """Opaque but reversible: used when no acceptable fake was found."""
+    return _next_marker(TOKEN_WORDS.get(category_of(span.kind), "INFO"), span.value, context, cased=False)
+
+
+def _token_substitute(span: Span, context: Context) -> str:
+    vault = context.vault
+    category = category_of(span.kind)
+    if category == "number":
+        return _number_token(span.value, context)
+    word = TOKEN_WORDS.get(category, "INFO")
+    if category == "name":
+        linked = _linked_person_number(span.value, vault)
+        if linked is not None:
+            return _suffixed_marker(word, linked, span.value, context)
+    marker = _next_marker(word, span.value, context, cased=category in CASED_CATEGORIES)
+    if category == "name":
+        number = re.sub(r"\D", "", marker)
+        for part in span.value.split():
+            if len(part) >= 4 and part.isalpha():
+                vault.words.setdefault(fold(part), number)
+    return marker
+
+
+def _cased_word(word: str, value: str) -> str:
+    """[PERSON1] for "Marie", [person1] for "marie", [Person1] for "MARIE" (distinct keys)."""
+    letters = [ch for ch in value if ch.isalpha()]
+    if letters and all(ch.islower() for ch in letters):
+        return word.lower()
+    if letters and all(ch.isupper() for ch in letters) and len(letters) > 1:
+        return word.capitalize()
+    return word
+
+
+def _next_marker(word: str, value: str, context: Context, *, cased: bool) -> str:
+    """The next free marker: not in the vault, and not literally present in the text."""
+    vault = context.vault
+    count = vault.counters.get(word, 0)
+    shown = _cased_word(word, value) if cased else word
+    while True:
+        count += 1
+        marker = f"[{shown}{count}]"
+        if marker not in vault.entries and marker.casefold() not in context.text_lower:
+            vault.counters[word] = count
+            return marker
+
+
+def _linked_person_number(value: str, vault: Vault) -> str | None:
+    """A partial spelling of a known person ("L. Morvan" after "Léa Morvan") shares its number."""
+    for part in value.split():
+        if len(part) >= 4 and part.isalpha() and fold(part) in vault.words:
+            number = vault.words[fold(part)]
+            if number.isdigit():
+                return number
+    return None
+
+
+def _suffixed_marker(word: str, number: str, value: str, context: Context) -> str:
+    shown = _cased_word(word, value)
+    for letter in "bcdefghijklmnopqrstuvwxyz":
+        marker = f"[{shown}{number}{letter}]"
+        if marker not in context.vault.entries and marker.casefold() not in context.text_lower:
+            return marker
+    return _next_marker(word, value, context, cased=True)

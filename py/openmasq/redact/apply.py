@@ -1,0 +1,217 @@
+"""Write the substitutes into the text, and prove afterwards that no real value is left.
+
+One function serves the send and the replay of history (reference 9.11, 9.13): the spans of
+this pass, then every real value of the vault (exact spelling), then its spelling variants
+(case, accents, separators), then in token mode a known person's surname alone."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from . import fakes
+from .kinds import category_of
+from .text import FoldedText, find_exact, fold
+from .vault import Vault
+
+_PERSON_MARKER = re.compile(r"^\[(?:PERSON|person|Person)(\d+)\]$")
+
+
+class RedactionError(RuntimeError):
+    """Redaction could not guarantee that no real value leaves: nothing must be sent."""
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One substitution made in the text: `text[start:end]` (real) became `substitute`."""
+
+    start: int
+    end: int
+    value: str
+    kind: str
+    substitute: str
+    source: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "start": self.start, "end": self.end, "value": self.value, "kind": self.kind,
+            "substitute": self.substitute, "source": self.source,
+        }
+
+
+def counts_as_occurrence(real: str, surface: str) -> bool:
+    """Whether a tolerant match of `real` is really that value: a single word matches only when
+    the occurrence carries a capital ("Marie" never swallows "se marie"), short or digit-bearing
+    values only in their exact spelling."""
+    if surface == real:
+        return True
+    words = real.split()
+    if len(words) == 1:
+        if len(real) < 4 or any(ch.isdigit() for ch in real):
+            return False
+        return any(ch.isupper() for ch in surface)
+    return not any(ch.isdigit() for ch in real) or fold(surface) == fold(real)
+
+
+def substitution_table(vault: Vault, excluded: frozenset[str]) -> dict[str, tuple[str, str]]:
+    """real -> (substitute, kind) for every vault value that this pass substitutes."""
+    table: dict[str, tuple[str, str]] = {}
+    for sub, real in vault.entries.items():
+        kind = vault.kinds.get(sub, "")
+        if kind and category_of(kind) in excluded:
+            continue
+        if real in table and sub in vault.aliases:
+            continue
+        table[real] = (sub, kind)
+    return table
+
+
+def apply(
+    text: str,
+    planned: Iterable[Replacement],
+    vault: Vault,
+    *,
+    excluded_categories: frozenset[str] = frozenset(),
+    keep: frozenset[str] = frozenset(),
+) -> tuple[str, list[Replacement]]:
+    """The text with planned replacements and every known real value substituted."""
+    chosen = _Chosen()
+    for rep in sorted(planned, key=lambda r: r.start):
+        chosen.add(rep)
+    table = {
+        real: entry for real, entry in substitution_table(vault, excluded_categories).items()
+        if fold(real) not in keep
+    }
+    for rep in _exact_occurrences(text, table):
+        chosen.add(rep)
+    for rep in _variant_occurrences(FoldedText(text), table, vault):
+        chosen.add(rep)
+    if vault.mode == "token":
+        for rep in _surname_occurrences(text, vault, excluded_categories):
+            chosen.add(rep)
+    return _write(text, chosen.items), chosen.items
+
+
+class _Chosen:
+    """Non-overlapping replacements, first come first kept."""
+
+    def __init__(self) -> None:
+        self.items: list[Replacement] = []
+        self._starts: list[int] = []
+
+    def add(self, rep: Replacement) -> bool:
+        i = bisect.bisect_left(self._starts, rep.start)
+        if i < len(self.items) and self.items[i].start < rep.end:
+            return False
+        if i > 0 and self.items[i - 1].end > rep.start:
+            return False
+        self._starts.insert(i, rep.start)
+        self.items.insert(i, rep)
+        return True
+
+
+def _exact_occurrences(text: str, table: dict[str, tuple[str, str]]) -> list[Replacement]:
+    out = []
+    for real in sorted(table, key=lambda v: (-len(v), v)):
+        sub, kind = table[real]
+        out.extend(Replacement(s, e, real, kind, sub, "vault") for s, e in find_exact(text, real))
+    return out
+
+
+def _variant_occurrences(folded: FoldedText, table: dict[str, tuple[str, str]], vault: Vault) -> list[Replacement]:
+    by_fold: dict[str, str] = {}
+    for real in sorted(table, key=lambda v: (-len(v), v)):
+        if len(real) >= 4 and not any(ch.isdigit() for ch in real):
+            by_fold.setdefault(fold(real), real)
+    out = []
+    for real in by_fold.values():
+        sub, kind = table[real]
+        for start, end in folded.find_all(real):
+            surface = folded.text[start:end]
+            if surface == real or not counts_as_occurrence(real, surface):
+                continue
+            out.append(Replacement(start, end, surface, kind, _variant_substitute(surface, real, sub, kind, vault),
+                                   "variant"))
+    return out
+
+
+def _variant_substitute(surface: str, real: str, sub: str, kind: str, vault: Vault) -> str:
+    """"DUPONT" where the vault knows "Dupont" -> "LEFÈVRE", recorded so it restores exactly."""
+    if sub.startswith("["):
+        return sub
+    cased = fakes.match_case(surface, sub)
+    owner = vault.entries.get(cased)
+    if owner is None:
+        vault.record(cased, surface, kind, alias=True)
+        return cased
+    return cased if fold(owner) == fold(surface) else sub
+
+
+def _surname_occurrences(text: str, vault: Vault, excluded: frozenset[str]) -> list[Replacement]:
+    """Token mode: "Morvan" alone, capitalised, after "Léa Morvan" -> the same [PERSON1]."""
+    if "name" in excluded:
+        return []
+    words: dict[str, str] = {}
+    for sub, real in vault.entries.items():
+        if _PERSON_MARKER.match(sub):
+            for word in real.split():
+                if len(word) >= 4 and word.isalpha():
+                    words.setdefault(word.casefold(), sub)
+    if not words:
+        return []
+    pattern = re.compile(r"(?<![\[\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+                         + r")(?!\w)", re.IGNORECASE)
+    out = []
+    for m in pattern.finditer(text):
+        surface = m.group()
+        if surface.istitle() or (surface.isupper() and len(surface) > 1):
+            sub = words[surface.casefold()]
+            out.append(Replacement(m.start(), m.end(), surface, "person", sub, "surname"))
+    return out
+
+
+def _write(text: str, reps: list[Replacement]) -> str:
+    pieces: list[str] = []
+    cursor = 0
+    for rep in reps:
+        pieces.append(text[cursor : rep.start])
+        pieces.append(rep.substitute)
+        cursor = rep.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def inserted_regions(reps: list[Replacement]) -> list[tuple[int, int]]:
+    """Where each substitute landed in the output text."""
+    regions = []
+    shift = 0
+    for rep in reps:
+        start = rep.start + shift
+        regions.append((start, start + len(rep.substitute)))
+        shift += len(rep.substitute) - (rep.end - rep.start)
+    return regions
+
+
+def check_nothing_left(output: str, reps: list[Replacement], reals: Iterable[str]) -> None:
+    """Postcondition: no real value (nor a spelling variant of it) remains outside the
+    substitutes just written. Raises RedactionError otherwise (fail closed)."""
+    values = {r for r in reals if r.strip()}
+    if not values:
+        return
+    regions = inserted_regions(reps)
+    starts = [s for s, _ in regions]
+    folded = FoldedText(output)
+    for real in values:
+        found = find_exact(output, real)
+        if len(real) >= 4 and not any(ch.isdigit() for ch in real):
+            found += [(s, e) for s, e in folded.find_all(real) if counts_as_occurrence(real, output[s:e])]
+        for start, end in found:
+            if not _inside(start, end, regions, starts):
+                raise RedactionError(f"redaction postcondition failed: a real value is still present at offset {start}")
+
+
+def _inside(start: int, end: int, regions: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect.bisect_right(starts, start) - 1
+    return i >= 0 and regions[i][0] <= start and end <= regions[i][1]

@@ -1,0 +1,86 @@
+"""Gather candidate spans from every source: rules, the name and organisation lexicons,
+forced values and spans given from outside (the NER model).
+
+Detectors read the text without zero-width characters; spans are mapped back to offsets in
+the original text, and their value is the clean spelling."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import lexicon
+from .kinds import category_of
+from .names import detect_names
+from .options import Forced, RedactOptions
+from .orgs import detect_orgs
+from .rules import detect_rules
+from .spans import Span
+from .text import tolerant_pattern, without_zero_width, word_bounded
+
+NAME_CATEGORIES = frozenset({"name", "company", "username"})
+
+
+def gather(text: str, options: RedactOptions) -> list[Span]:
+    """Every candidate span of the text (overlaps included), on original offsets."""
+    view, offsets = without_zero_width(text)
+    found: list[Span] = list(detect_rules(view))
+    if NAME_CATEGORIES & options.active_categories():
+        found.extend(detect_names(view, known=options.known_names))
+        found.extend(detect_orgs(view))
+    found.extend(forced_spans(view, options.force))
+    mapped = [_to_original(span, offsets, len(text)) for span in found]
+    mapped.extend(_given_spans(text, options.spans))
+    return mapped
+
+
+def _to_original(span: Span, offsets: list[int], length: int) -> Span:
+    if len(offsets) == length:
+        return span
+    start = offsets[span.start]
+    end = offsets[span.end - 1] + 1
+    return Span(start, end, span.value, span.kind, span.source, span.score)
+
+
+def _given_spans(text: str, given: Iterable[Span]) -> list[Span]:
+    out: list[Span] = []
+    for span in given:
+        if not (0 <= span.start < span.end <= len(text)):
+            raise ValueError(f"given span {span.start}:{span.end} is outside the text")
+        value, _ = without_zero_width(text[span.start : span.end])
+        if value.strip():
+            out.append(Span(span.start, span.end, value, span.kind, span.source, span.score))
+    return out
+
+
+def forced_spans(text: str, forced: Iterable[Forced]) -> list[Span]:
+    """Every case-, accent- and spacing-variant occurrence of each forced value."""
+    out: list[Span] = []
+    for item in forced:
+        value = item.value.strip()
+        if len(value) < 2:
+            continue
+        kind = item.kind or guess_kind(value)
+        pattern = re.compile(word_bounded(tolerant_pattern(value), value))
+        out.extend(Span(m.start(), m.end(), m.group(), kind, "forced") for m in pattern.finditer(text))
+    return out
+
+
+def guess_kind(value: str) -> str:
+    """The kind of a forced value given without one: a rule that matches all of it, else a
+    person when it starts with a known first name, else an organisation."""
+    for span in detect_rules(value):
+        if span.start == 0 and span.end == len(value):
+            return span.kind
+    first = value.split()[0]
+    if "@" in value:
+        return "email"
+    if lexicon.is_first_name(first) and not any(ch.isdigit() for ch in value):
+        return "person"
+    if any(ch.isdigit() for ch in value):
+        return "token"
+    return "org"
+
+
+def category_is_free_text(kind: str) -> bool:
+    return category_of(kind) in NAME_CATEGORIES

@@ -1,0 +1,72 @@
+"""Fine kinds of detected values, the user-facing category each belongs to, and levels.
+
+A detector reports a fine kind ("siret", "jwt"); policy switches work on categories
+(reference 9.2: 18 user-facing categories, plus the internal `number`)."""
+
+from __future__ import annotations
+
+CATEGORY_OF_KIND: dict[str, str] = {
+    "person": "name",
+    "username": "username",
+    "org": "company",
+    "email": "email",
+    "phone": "phone",
+    "iban": "iban",
+    "bic": "iban",
+    "card": "card",
+    "nir": "national_id",
+    "dni": "national_id",
+    "nie": "national_id",
+    "nino": "national_id",
+    "ssn": "national_id",
+    "siren": "company_id",
+    "siret": "company_id",
+    "vat": "company_id",
+    "url": "url",
+    "domain": "url",
+    "ipv4": "ip",
+    "ipv6": "ip",
+    "mac": "ip",
+    "apikey": "apikey",
+    "jwt": "apikey",
+    "private_key": "secret",
+    "password": "secret",
+    "token": "secret",
+    "address": "address",
+    "location": "location",
+    "dob": "dob",
+    "date": "date",
+    "path": "path",
+    "amount": "number",
+    "number": "number",
+}
+
+CATEGORIES = (
+    "name", "dob", "date", "username", "email", "phone", "address", "location", "company",
+    "card", "iban", "national_id", "company_id", "ip", "path", "url", "secret", "apikey", "number",
+)
+
+# Categories only a model-grade detector finds; our lexicon and context detectors stand in
+# for the model, so "standard" (rules only) leaves them off, as the reference does.
+FREE_TEXT_CATEGORIES = frozenset({"name", "dob", "address", "location", "company", "username"})
+ALWAYS_ON = frozenset({"apikey", "secret"})
+DEFAULT_OFF = frozenset({"url", "date", "path", "number"})
+LEVELS = ("standard", "renforce", "strict")
+
+
+def category_of(kind: str) -> str:
+    """The policy category of a fine kind; unknown kinds are treated as secrets (fail closed)."""
+    return CATEGORY_OF_KIND.get(kind, "secret")
+
+
+def categories_for_level(level: str) -> frozenset[str]:
+    """Active categories of a level (reference 9.2); `apikey` and `secret` are always on."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
+    everything = frozenset(CATEGORIES)
+    if level == "strict":
+        return everything
+    defaults = everything - DEFAULT_OFF
+    if level == "renforce":
+        return defaults
+    return (defaults - FREE_TEXT_CATEGORIES) | ALWAYS_ON

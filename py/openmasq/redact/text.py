@@ -1,0 +1,168 @@
+"""Text helpers shared by detection, substitution and restore: folding, zero-width
+characters, word boundaries and the tolerant patterns that match a value's spelling variants."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Invisible characters a user (or a copy-paste) may leave inside a name: they must not defeat
+# detection, so detectors see the text without them and offsets are mapped back.
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+SEPARATORS = " \t\n\r\u00a0\u202f_-"
+_SEPARATOR_RUN = re.compile(r"[\s_\-]+")
+
+
+def strip_accents(value: str) -> str:
+    decomposed = unicodedata.normalize("NFD", value)
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def fold(value: str) -> str:
+    """Case-, accent- and separator-insensitive form used to compare spellings of one value."""
+    value = "".join(ch for ch in value if ch not in ZERO_WIDTH)
+    return _SEPARATOR_RUN.sub(" ", strip_accents(value.casefold())).strip()
+
+
+def fold_char(ch: str) -> str:
+    """One character folded like `fold` does (a separator becomes a space)."""
+    if ch in SEPARATORS or ch.isspace():
+        return " "
+    return strip_accents(ch.casefold())
+
+
+def without_zero_width(text: str) -> tuple[str, list[int]]:
+    """The text without zero-width characters, and for each kept character its original offset."""
+    if not any(ch in ZERO_WIDTH for ch in text):
+        return text, list(range(len(text)))
+    kept: list[str] = []
+    offsets: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in ZERO_WIDTH:
+            kept.append(ch)
+            offsets.append(i)
+    return "".join(kept), offsets
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_" or unicodedata.category(ch) == "Mn"
+
+
+def glued_inside_word(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] touches a letter or digit on either side (part of a larger word)."""
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    value = text[start:end]
+    glued_left = bool(before) and is_word_char(before) and is_word_char(value[0])
+    glued_right = bool(after) and is_word_char(after) and is_word_char(value[-1])
+    return glued_left or glued_right
+
+
+@lru_cache(maxsize=4096)
+def _char_class(ch: str) -> str:
+    """A regex class matching `ch` in any case and with or without an accent."""
+    base = strip_accents(ch.casefold())
+    if not ch.isalpha() or len(base) != 1:
+        return re.escape(ch)
+    variants = {ch, ch.lower(), ch.upper(), base, base.upper()}
+    variants.update(_ACCENTED.get(base, ()))
+    return "[" + "".join(re.escape(v) for v in sorted(variants) if len(v) == 1) + "]"
+
+
+def _accented_table() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for code in range(0xC0, 0x250):
+        ch = chr(code)
+        if not ch.isalpha():
+            continue
+        base = strip_accents(ch.casefold())
+        if len(base) == 1 and base.isascii():
+            table.setdefault(base, set()).update({ch, ch.upper(), ch.lower()})
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+_ACCENTED = _accented_table()
+
+
+def tolerant_pattern(value: str) -> str:
+    """Regex source matching `value` in any case, with or without accents, with any short run of
+    spaces, underscores, dashes or line breaks between its words."""
+    words = [w for w in _SEPARATOR_RUN.split(value.strip()) if w]
+    return r"[\s_\-]{1,4}".join("".join(_char_class(ch) for ch in word) for word in words)
+
+
+def word_bounded(source: str, value: str) -> str:
+    """Wrap the regex of `value` so it never matches glued inside a larger word: a value that
+    starts (ends) with a letter or digit must not be preceded (followed) by one."""
+    left = r"(?<![^\W_])" if value[:1].isalnum() else ""
+    right = r"(?![^\W_])" if value[-1:].isalnum() else ""
+    return f"{left}(?:{source}){right}"
+
+
+def words_of(value: str) -> list[str]:
+    return [w for w in re.split(r"[^\w'’]+", value) if w]
+
+
+@lru_cache(maxsize=65536)
+def _folded_char(ch: str) -> str:
+    if ch in ZERO_WIDTH:
+        return ""
+    return fold_char(ch)
+
+
+class FoldedText:
+    """A text folded like `fold` (case, accents, separator runs), with each folded character's
+    offset in the original, so folded matches map back to original spans. Searching folded
+    text with str.find is linear and needs no regex compilation, whatever the vault size."""
+
+    def __init__(self, text: str) -> None:
+        chars: list[str] = []
+        origin: list[int] = []
+        previous_space = True
+        for i, ch in enumerate(text):
+            folded = _folded_char(ch)
+            if folded == " ":
+                if previous_space:
+                    continue
+                previous_space = True
+            elif not folded:
+                continue
+            else:
+                previous_space = False
+            chars.append(folded)
+            origin.extend([i] * len(folded))
+        self.text = text
+        self.folded = "".join(chars)
+        self.origin = origin
+
+    def find_all(self, value: str) -> list[tuple[int, int]]:
+        """Original (start, end) of every whole-word occurrence of `fold(value)`."""
+        needle = fold(value)
+        if not needle:
+            return []
+        hay = self.folded
+        out: list[tuple[int, int]] = []
+        check_left, check_right = needle[0].isalnum(), needle[-1].isalnum()
+        pos = hay.find(needle)
+        while pos != -1:
+            end = pos + len(needle)
+            glued = (check_left and pos > 0 and hay[pos - 1].isalnum()) or (
+                check_right and end < len(hay) and hay[end].isalnum()
+            )
+            if not glued:
+                out.append((self.origin[pos], self.origin[end - 1] + 1))
+            pos = hay.find(needle, pos + 1)
+        return out
+
+
+def find_exact(text: str, value: str) -> list[tuple[int, int]]:
+    """(start, end) of every occurrence of `value` in its exact spelling, not glued in a word."""
+    out: list[tuple[int, int]] = []
+    pos = text.find(value)
+    while pos != -1:
+        end = pos + len(value)
+        if not glued_inside_word(text, pos, end):
+            out.append((pos, end))
+        pos = text.find(value, pos + 1)
+    return out
