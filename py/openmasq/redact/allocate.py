@@ -42,11 +42,13 @@ class Context:
     text_words: frozenset[str]
     vault: Vault
     real_folds: set[str]
+    fake_word_folds: set[str]  # folded canonical fakes already given to a real name word
 
     @staticmethod
     def of(text: str, vault: Vault) -> Context:
         folded = fold(text)
-        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds())
+        fake_words = {fold(fake) for fake in vault.words.values()}
+        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds(), fake_words)
 
     def rejects(self, fake: str, real: str) -> bool:
         """A candidate fake is refused when it is the value, stands for another value, is
@@ -156,8 +158,8 @@ def _word_fake(word: str, role: str, context: Context) -> str:
     known = vault.words.get(key)
     if known is not None:
         return known
-    taken = {fold(fake) for fake in vault.words.values()}
-    real_words = set(vault.words)
+    taken = context.fake_word_folds
+    real_words = vault.words
     for attempt in range(MAX_ATTEMPTS):
         rng = seeded_rng(vault.key, "word:" + role, key, attempt)
         title = word[:1].upper() + word[1:].lower() if word.isupper() else word
@@ -168,6 +170,7 @@ def _word_fake(word: str, role: str, context: Context) -> str:
         if folded in context.text_words or any(part in context.text_words for part in folded.split()):
             continue
         vault.words[key] = fake
+        taken.add(folded)
         return fake
     fallback = f"X{len(vault.words) + 1}"
     vault.words[key] = fallback

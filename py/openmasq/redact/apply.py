@@ -113,7 +113,7 @@ class _Chosen:
 
 
 def _exact_occurrences(text: str, table: dict[str, tuple[str, str]]) -> list[Replacement]:
-    out = []
+    out: list[Replacement] = []
     for real in sorted(table, key=lambda v: (-len(v), v)):
         sub, kind = table[real]
         out.extend(Replacement(s, e, real, kind, sub, "vault") for s, e in find_exact(text, real))
@@ -125,7 +125,7 @@ def _variant_occurrences(folded: FoldedText, table: dict[str, tuple[str, str]], 
     for real in sorted(table, key=lambda v: (-len(v), v)):
         if len(real) >= 4 and not any(ch.isdigit() for ch in real):
             by_fold.setdefault(fold(real), real)
-    out = []
+    out: list[Replacement] = []
     for real in by_fold.values():
         sub, kind = table[real]
         for start, end in folded.find_all(real):
@@ -163,7 +163,7 @@ def _surname_occurrences(text: str, vault: Vault, excluded: frozenset[str]) -> l
         return []
     pattern = re.compile(r"(?<![\[\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
                          + r")(?!\w)", re.IGNORECASE)
-    out = []
+    out: list[Replacement] = []
     for m in pattern.finditer(text):
         surface = m.group()
         if surface.istitle() or (surface.isupper() and len(surface) > 1):

@@ -14,7 +14,8 @@ SOURCES = ("rule", "lexicon", "context", "forced", "ner", "given")
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """A detected value: `text[start:end] == value`, of fine `kind` (see kinds.py)."""
+    """A detected value of fine `kind` (see kinds.py) at `text[start:end]`; `value` is that slice
+    without zero-width characters (detectors read the text without them, see detect.py)."""
 
     start: int
     end: int

@@ -1,0 +1,745 @@
+"""Word lexicons of the model-free detectors: Faker's per-locale first names and surnames, and the
+curated lists (stopwords, generic terms, homographs, countries, notorious people and brands)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from importlib import resources
+
+# --- locales -------------------------------------------------------------------------------------
+
+# Our language ids and the Faker person providers that make up each one. Only the provider
+# modules are imported (class attributes read): building Faker() would load every provider.
+# de_CH and nl_BE are left out: their lists are largely the French-speaking neighbours' names.
+LOCALES: dict[str, tuple[str, ...]] = {
+    "fr": ("fr_FR", "fr_CH", "fr_BE", "fr_CA"),
+    "en": ("en_US", "en_GB", "en_IE", "en_NZ"),
+    "de": ("de_DE", "de_AT"),
+    "es": ("es_ES", "es_MX"),
+    "it": ("it_IT",),
+    "pt": ("pt_PT", "pt_BR"),
+    "nl": ("nl_NL",),
+}
+# Ties between languages go to the first one (the product is French-first).
+_LOCALE_ORDER = tuple(LOCALES)
+_GENDERS = ("m", "f", "x")
+
+
+# --- small closed lists ----------------------------------------------------------------------------
+
+HONORIFICS: frozenset[str] = frozenset({
+    "M.", "MM.", "Mme", "Mme.", "Mmes", "Mlle", "Mlle.", "Mlles", "Dr", "Dr.", "Dre", "Pr", "Pr.",
+    "Me", "Me.", "Maître", "Maitre", "Monsieur", "Madame", "Mademoiselle", "Docteur", "Docteure",
+    "Professeur", "Professeure", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Mx", "Mx.", "Sir",
+    "Lady", "Lord", "Prof", "Prof.", "Herr", "Frau", "Hr.", "Fr.", "Sr", "Sr.", "Sra", "Sra.", "Srta",
+    "Srta.", "Señor", "Señora", "Señorita", "Doña", "Dra", "Dra.", "Sig.", "Sig.ra", "Sig.na",
+    "Signor", "Signore", "Signora", "Signorina", "Dott.", "Dott.ssa", "Avv.", "Ing.", "Dhr.",
+    "Mevr.", "Mw.", "Meneer", "Mevrouw", "Senhor", "Senhora", "Exmo.", "Exma.",
+})
+
+LEGAL_FORMS: frozenset[str] = frozenset({
+    # France
+    "SARL", "S.A.R.L.", "SAS", "S.A.S.", "SASU", "SA", "S.A.", "EURL", "SCI", "SNC", "SCOP", "SCP",
+    "SELARL", "SELAS", "SCA", "GIE", "EIRL",
+    # Germany, Austria, Switzerland
+    "GmbH", "gGmbH", "AG", "KG", "OHG", "oHG", "UG", "GbR", "e.V.", "eG", "KGaA", "mbH",
+    # English-speaking countries
+    "Inc.", "Inc", "Ltd", "Ltd.", "Limited", "LLC", "L.L.C.", "LLP", "PLC", "plc", "Plc", "Corp.",
+    "Corp", "Corporation", "Co.", "L.P.",
+    # Spain, Italy, Portugal, Latin America
+    "S.L.", "SL", "S.L.U.", "SLU", "S.A.U.", "S.p.A.", "SpA", "S.P.A.", "S.r.l.", "Srl", "SRL",
+    "S.R.L.", "S.n.c.", "S.a.s.", "Lda", "Lda.", "Ltda", "Ltda.",
+    # Benelux and the North
+    "BV", "B.V.", "NV", "N.V.", "VOF", "V.O.F.", "SPRL", "SCRL", "ASBL", "VZW", "ApS", "A/S", "Oy",
+    "Oyj", "ASA",
+})
+
+NAME_PARTICLES: frozenset[str] = frozenset({
+    "de", "du", "des", "de la", "d'", "d’", "van", "von", "van der", "van den", "van de", "von der",
+    "von dem", "vom", "zu", "zur", "ter", "ten", "da", "di", "del", "della", "dello", "dei", "degli",
+    "dos", "das", "do", "le", "la", "les", "lo", "y", "af", "av", "mac", "ben", "bin", "ibn", "el", "al",
+})
+
+# Words of a stripped org name (reference 2.4, 63 words): legal forms and company descriptors.
+_ORG_AFFIXES = frozenset({
+    "sa", "sas", "sasu", "sarl", "eurl", "sci", "snc", "scop", "scp", "selarl", "selas", "sca", "gie",
+    "ei", "eirl", "inc", "incorporated", "ltd", "limited", "llc", "llp", "plc", "corp", "corporation",
+    "co", "company", "gmbh", "ggmbh", "ag", "kg", "ohg", "ug", "gbr", "ev", "kgaa", "mbh", "bv", "nv",
+    "srl", "spa", "sl", "slu", "lda", "ltda", "sprl", "asbl", "oy", "group", "groupe", "holding",
+    "societe", "entreprise", "cabinet", "etablissement", "etablissements", "ets", "association",
+    "fondation", "mutuelle", "compagnie", "cie", "forme",
+})
+_DANGLING_CONNECTORS = frozenset({"en", "de", "du", "des", "et", "of", "the", "&", "und", "d'", "l'"})
+
+# Calendar abbreviations (reference 2.4); "sam" is left out because Sam is a common first name.
+_CALENDAR_ABBREVIATIONS = frozenset({
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "lun", "mar", "mer",
+    "jeu", "ven", "dim", "jan", "janv", "feb", "fev", "fevr", "apr", "avr", "jun", "jul", "juil",
+    "aug", "sep", "sept", "oct", "nov", "dec", "mo", "di", "mi", "do", "fr", "sa", "so",
+})
+_CURRENCY_CODES = frozenset({
+    "EUR", "USD", "GBP", "CHF", "JPY", "CNY", "RMB", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN",
+    "CZK", "HUF", "RON", "BGN", "TRY", "RUB", "UAH", "INR", "BRL", "MXN", "ARS", "CLP", "COP", "ZAR",
+    "MAD", "TND", "DZD", "XOF", "XAF", "XPF", "AED", "SAR", "QAR", "ILS", "KRW", "SGD", "HKD", "THB",
+    "BTC", "ETH", "USDT", "USDC",
+})
+_CURRENCY_SYMBOLS = frozenset("€$£¥₣₹₽₿₩₺₪¢")
+_MARKUP_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
+_ARTICLES = frozenset({
+    "le", "la", "les", "l'", "l", "un", "une", "des", "du", "the", "a", "an", "der", "die", "das",
+    "ein", "eine", "el", "los", "las", "il", "lo", "gli", "o", "os", "as", "het", "een", "de",
+})
+_PUBLIC_BODY = re.compile(
+    r"^(?:mairie|prefecture|sous prefecture|tribunal(?: judiciaire| de commerce| administratif| de"
+    r" grande instance| d'instance| de proximite| des prud'hommes)?|cour d'appel|conseil (?:departem"
+    r"ental|regional|general|municipal)|cpam|caf|urssaf|carsat|msa|rectorat|academie|region|depar"
+    r"tement|commune|ville|hotel de ville|centre des impots|tresorerie|direction (?:regionale|depa"
+    r"rtementale|generale)|ministere|ambassade|consulat|chu|chr|centre hospitalier|universite|pole"
+    r" emploi|france travail|gendarmerie|commissariat|police municipale|city of|city council|coun"
+    r"ty council|town hall|department of|ministry of|embassy of|consulate of|university of|stadt|a"
+    r"yuntamiento|comune|gemeente)"
+    r" (?:de la |de l'|du |des |de |d'|of the |of |di |del |della |van |der |von )\S"
+)
+# The first words of an AI model's name, and the words that may follow them ("Claude Sonnet 4.6",
+# "Mistral Large"): a family word followed by anything else ("Claude Dupont") is not a model.
+_AI_FAMILIES = frozenset({
+    "gpt", "chatgpt", "claude", "gemini", "llama", "mistral", "mixtral", "codestral", "ministral",
+    "qwen", "deepseek", "phi", "gemma", "grok", "copilot", "dall e", "dalle", "whisper", "sora",
+    "o1", "o3", "o4", "falcon", "bard", "palm", "midjourney", "stable diffusion", "command r",
+})
+_AI_MODEL_WORDS = frozenset({
+    "sonnet", "opus", "haiku", "instant", "pro", "flash", "ultra", "nano", "mini", "turbo", "large",
+    "medium", "small", "tiny", "base", "instruct", "chat", "code", "coder", "vision", "max", "plus",
+    "lite", "preview", "experimental", "exp", "omni", "thinking", "reasoner", "embed", "embedding",
+    "mixture", "moe", "it", "latest",
+})
+# Issuers whose regional or product entities start with the issuer's name
+# ("Crédit Agricole Alpes Provence", "Orange Business").
+_ISSUERS = frozenset({
+    "credit agricole", "caisse d'epargne", "banque populaire", "credit mutuel", "bnp paribas",
+    "societe generale", "la banque postale", "hsbc", "lcl", "cic", "axa", "allianz", "groupama",
+    "orange", "sfr", "bouygues", "edf", "engie", "santander", "ing", "barclays", "american express",
+    "visa", "mastercard", "google", "microsoft", "amazon", "apple", "maif", "macif", "generali",
+})
+_TRANSACTIONAL_MAILBOXES = frozenset({
+    "noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "ne-pas-repondre",
+    "nepasrepondre", "notification", "notifications", "notify", "alert", "alerts", "info", "infos",
+    "news", "newsletter", "support", "help", "aide", "contact", "service-client", "serviceclient",
+    "customer-service", "customerservice", "billing", "invoice", "invoices", "facture", "factures",
+    "facturation", "security", "securite", "account", "accounts", "compte", "mailer-daemon",
+    "postmaster", "bounce", "bounces", "hello", "team", "feedback", "order", "orders", "commande",
+    "commandes", "shipping", "livraison", "receipts", "verify", "verification", "calendar",
+    "calendar-notification", "drive-shares-noreply", "jobs-noreply", "messages-noreply",
+})
+
+
+# --- normalisation -------------------------------------------------------------------------------
+
+_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'"})
+_HYPHENS = re.compile(r"[-‐‑_\s]+")
+
+
+@lru_cache(maxsize=32768)
+def lexicon_key(text: str) -> str:
+    """Lookup form of a word or value: case- and accent-folded, one apostrophe, hyphens, dashes
+    and runs of spaces read as one space ("Jean-Pierre" -> "jean pierre")."""
+    if text.isascii():
+        folded = text.lower()
+    else:
+        decomposed = unicodedata.normalize("NFD", text.casefold())
+        folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_APOSTROPHES)
+    return _HYPHENS.sub(" ", folded).strip()
+
+
+def _plain(text: str) -> str:
+    """Case- and accent-folded text of the same shape (not cached: used on context windows)."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_APOSTROPHES)
+
+
+# --- curated data files ----------------------------------------------------------------------------
+
+@cache
+def _data(name: str) -> str:
+    return (resources.files("openmasq.redact") / "data" / "lexicon" / name).read_text(encoding="utf-8")
+
+
+def _paragraphs(name: str) -> list[str]:
+    """The file's entry paragraphs: comment and blank lines end a paragraph, and the lines of one
+    paragraph are joined (an entry may wrap onto the next line)."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in _data(name).splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            if current:
+                paragraphs.append(" ".join(current))
+            current = []
+        else:
+            current.append(stripped)
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
+
+
+@cache
+def _comma_set(name: str) -> frozenset[str]:
+    """A comma-separated list file as a set of lookup keys."""
+    keys = (lexicon_key(entry) for paragraph in _paragraphs(name) for entry in paragraph.split(","))
+    return frozenset(key for key in keys if key)
+
+
+@cache
+def _word_set(name: str) -> frozenset[str]:
+    """A whitespace-separated list file as a set of lookup keys."""
+    return frozenset(lexicon_key(word) for paragraph in _paragraphs(name) for word in paragraph.split())
+
+
+@cache
+def _tickers() -> frozenset[str]:
+    words = (word for paragraph in _paragraphs("tickers.txt") for word in paragraph.split())
+    return frozenset(word for word in words if re.fullmatch(r"[A-Z]{2,5}", word))
+
+
+@cache
+def _service_domains() -> frozenset[str]:
+    paragraphs = _paragraphs("service_domains.txt")
+    return frozenset(word.lower() for paragraph in paragraphs for word in paragraph.split())
+
+
+@cache
+def _compact_generic() -> frozenset[str]:
+    """Generic terms with their separators removed ("r.c.s." and "rcs" both give "rcs")."""
+    return frozenset(_compact(term) for term in _comma_set("generic_terms.txt"))
+
+
+_SEPARATORS = re.compile(r"[\s.'/_-]+")
+
+
+def _compact(key: str) -> str:
+    return _SEPARATORS.sub("", key)
+
+
+# --- Faker names ---------------------------------------------------------------------------------
+
+class _NameIndex:
+    """Every locale's first names (with gender) and surnames, keyed by lookup form."""
+
+    def __init__(self) -> None:
+        # key -> {language: set of genders}; key -> {language: share of the language's providers
+        # that list it}.
+        self.first: dict[str, dict[str, set[str]]] = {}
+        self.first_hits: dict[str, dict[str, float]] = {}
+        self.surname_hits: dict[str, dict[str, float]] = {}
+        # Original spellings for fake generation, in provider order.
+        self.spellings: dict[tuple[str, str], list[str]] = {}
+        self.surname_spellings: dict[str, list[str]] = {}
+
+    def add_provider(self, language: str, provider: type) -> None:
+        genders: dict[str, set[str]] = {}
+        for gender, attribute in (("m", "first_names_male"), ("f", "first_names_female")):
+            names = _usable_names(getattr(provider, attribute, ()))
+            self.spellings.setdefault((language, gender), []).extend(names)
+            for name in names:
+                genders.setdefault(lexicon_key(name), set()).add(gender)
+        weight = 1 / len(LOCALES[language])
+        for key, found in genders.items():
+            self.first.setdefault(key, {}).setdefault(language, set()).update(found)
+            _count(self.first_hits, key, language, weight)
+        surnames = _usable_names(getattr(provider, "last_names", ()))
+        self.surname_spellings.setdefault(language, []).extend(surnames)
+        for key in {lexicon_key(name) for name in surnames}:
+            _count(self.surname_hits, key, language, weight)
+
+
+def _count(hits: dict[str, dict[str, float]], key: str, language: str, weight: float) -> None:
+    counts = hits.setdefault(key, {})
+    counts[language] = counts.get(language, 0) + weight
+
+
+def _usable_names(names: Iterable[object]) -> list[str]:
+    """Single-word names of 2 to 30 letters, hyphens and apostrophes allowed ("Jean-Pierre",
+    "O'Neil"); Faker's multi-word entries ("Juan Ignacio", "Da Silva") are left out."""
+    out: list[str] = []
+    for name in names:
+        text = str(name)
+        if 2 <= len(text) <= 30 and text.replace("-", "").replace("'", "").replace("’", "").isalpha():
+            out.append(text)
+    return out
+
+
+@cache
+def _names() -> _NameIndex:
+    """Load every provider once (the first lookup pays for importing Faker, about 0.1 s)."""
+    index = _NameIndex()
+    for language, providers in LOCALES.items():
+        for locale in providers:
+            module = importlib.import_module(f"faker.providers.person.{locale}")
+            index.add_provider(language, module.Provider)
+    return index
+
+
+def _name_key(word: str) -> str:
+    key = lexicon_key(word.strip().rstrip(".,;:!?"))
+    return key[:-2] if key.endswith("'s") and len(key) > 3 else key
+
+
+@lru_cache(maxsize=16384)
+def is_first_name(word: str) -> bool:
+    """A first name of one of our locales; a hyphenated name when every part is one."""
+    key = _name_key(word)
+    if not key:
+        return False
+    first = _names().first
+    if key in first:
+        return True
+    parts = key.split(" ")
+    return len(parts) > 1 and "-" in word and all(part in first for part in parts)
+
+
+@lru_cache(maxsize=16384)
+def is_surname(word: str) -> bool:
+    """A surname of one of our locales (Faker's lists), case and accents ignored."""
+    key = _name_key(word)
+    return bool(key) and key in _names().surname_hits
+
+
+def locale_of_name(word: str) -> str | None:
+    """The language a real name word most likely belongs to: the one with the largest share of
+    providers listing it (as a first name or as a surname), ties going to the earlier language
+    (French first). A hyphenated first name is read by its first part."""
+    key = _name_key(word)
+    if not key:
+        return None
+    index = _names()
+    if key not in index.first and key not in index.surname_hits and " " in key and is_first_name(word):
+        key = key.split(" ")[0]
+    first, last = index.first_hits.get(key, {}), index.surname_hits.get(key, {})
+    if not first and not last:
+        return None
+    def evidence(lang: str) -> tuple[float, int]:
+        return max(first.get(lang, 0.0), last.get(lang, 0.0)), -_LOCALE_ORDER.index(lang)
+
+    return max(_LOCALE_ORDER, key=evidence)
+
+
+def first_name_gender(word: str) -> str | None:
+    """"m", "f" or "x" (both, in the name's own language) for a first name, else None.
+    A hyphenated name takes the gender of its first part ("Jean-Marie" is "m")."""
+    key = _name_key(word)
+    first = _names().first
+    if key not in first and " " in key and is_first_name(word):
+        key = key.split(" ")[0]
+    genders_by_language = first.get(key)
+    if not genders_by_language:
+        return None
+    language = locale_of_name(key) or next(iter(genders_by_language))
+    genders = genders_by_language.get(language) or set().union(*genders_by_language.values())
+    return "x" if len(genders) > 1 else next(iter(genders))
+
+
+def _language(locale: str) -> str:
+    language = re.split(r"[-_]", locale.strip())[0].lower()
+    if language not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r} (expected one of {', '.join(LOCALES)})")
+    return language
+
+
+@cache
+def first_names(locale: str, gender: str) -> tuple[str, ...]:
+    """Original spellings of a language's first names of one gender ("x": names given to both
+    genders, or every name when the language has too few of those), without duplicates."""
+    language = _language(locale)
+    if gender not in _GENDERS:
+        raise ValueError(f"unknown gender {gender!r} (expected m, f or x)")
+    index = _names()
+    if gender != "x":
+        return _unique(index.spellings.get((language, gender), []))
+    male = index.spellings.get((language, "m"), [])
+    female_keys = {lexicon_key(n) for n in index.spellings.get((language, "f"), [])}
+    both = _unique(n for n in male if lexicon_key(n) in female_keys)
+    if len(both) >= 10:
+        return both
+    return _unique([*male, *index.spellings.get((language, "f"), [])])
+
+
+@cache
+def surnames(locale: str) -> tuple[str, ...]:
+    """Original spellings of a language's surnames, without duplicates."""
+    return _unique(_names().surname_spellings.get(_language(locale), []))
+
+
+def _unique(names: Iterable[str]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        key = lexicon_key(name)
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return tuple(out)
+
+
+# --- word lists ----------------------------------------------------------------------------------
+
+@lru_cache(maxsize=16384)
+def is_stopword(word: str) -> bool:
+    """A function word of FR/EN/DE/ES/IT/PT/NL ("de", "the", "und", "l'")."""
+    key = lexicon_key(word.strip())
+    return bool(key) and (key in _word_set("stopwords.txt") or key.rstrip("'") in _word_set("stopwords.txt"))
+
+
+@lru_cache(maxsize=16384)
+def is_homograph(word: str) -> bool:
+    """A first name or surname that is also an everyday word ("pierre", "rose", "will")."""
+    return lexicon_key(word.strip()) in _comma_set("homographs.txt")
+
+
+@lru_cache(maxsize=16384)
+def is_country(value: str) -> bool:
+    """A country, its short form or a continent, in English, French or its own language."""
+    stripped = value.strip()
+    return lexicon_key(stripped.strip(".")) in _comma_set("countries.txt") or stripped in ("US", "UK")
+
+
+@lru_cache(maxsize=16384)
+def is_place(value: str) -> bool:
+    """A major city or region (French ones and world cities) or a country."""
+    key = lexicon_key(value.strip())
+    return key in _comma_set("places.txt") or is_country(value)
+
+
+@lru_cache(maxsize=16384)
+def is_honorific(word: str) -> bool:
+    """A civility or title ("M.", "Mme", "Dr", "Herr", "Sra.")."""
+    stripped = word.strip()
+    return stripped in HONORIFICS or stripped.rstrip(".") in _HONORIFIC_BARE or stripped.title() in HONORIFICS
+
+
+_HONORIFIC_BARE = frozenset(h.rstrip(".") for h in HONORIFICS if len(h.rstrip(".")) > 1)
+_LEGAL_FORM_KEYS = frozenset(_compact(lexicon_key(form)) for form in LEGAL_FORMS)
+
+
+@lru_cache(maxsize=16384)
+def is_legal_form(word: str) -> bool:
+    """A company legal form ("SARL", "GmbH", "S.p.A.", "Inc."); case matters for the short ones
+    ("SA" is one, the French "sa" is not)."""
+    stripped = word.strip().strip(",")
+    if stripped in LEGAL_FORMS:
+        return True
+    compact = _compact(lexicon_key(stripped))
+    return len(compact) >= 3 and compact in _LEGAL_FORM_KEYS and not stripped.islower()
+
+
+@lru_cache(maxsize=16384)
+def is_currency(value: str) -> bool:
+    """An ISO currency code (in capitals), a currency symbol or a currency name."""
+    stripped = value.strip()
+    if stripped in _CURRENCY_CODES or (len(stripped) == 1 and stripped in _CURRENCY_SYMBOLS):
+        return True
+    return lexicon_key(stripped) in _CURRENCY_NAMES
+
+
+_CURRENCY_NAMES = frozenset({
+    "euro", "euros", "dollar", "dollars", "livre sterling", "livres sterling", "pound sterling",
+    "pounds sterling", "franc suisse", "francs suisses", "yen", "yuan", "renminbi", "roupie", "rupee",
+    "rouble", "ruble", "peso", "pesos", "bitcoin", "bitcoins", "zloty", "forint", "couronne", "krone",
+})
+
+
+@lru_cache(maxsize=16384)
+def is_calendar_abbreviation(word: str) -> bool:
+    """A day or month abbreviation ("lun", "janv", "sept", "Jan."), never those that are only
+    first names ("sam")."""
+    return lexicon_key(word.strip()).rstrip(".") in _CALENDAR_ABBREVIATIONS
+
+
+@lru_cache(maxsize=16384)
+def is_generic_term(value: str) -> bool:
+    """A whole value that names a kind of thing, never someone (reference 2.4): document types,
+    field labels, legal and payroll vocabulary, legal forms, greetings, honorifics, days and
+    months (not those that are first names), roles, business and tech words, currencies."""
+    stripped = value.strip()
+    key = lexicon_key(stripped)
+    if not key:
+        return False
+    generic = _comma_set("generic_terms.txt")
+    if key in generic or key.rstrip(".") in generic or is_calendar_abbreviation(stripped):
+        return True
+    compact = _compact(key)
+    if compact and compact != key and compact in _compact_generic():
+        return True
+    return bool(_MARKUP_TAG.fullmatch(stripped)) or is_currency(stripped)
+
+
+def _value_words(key: str) -> list[str]:
+    return [w for w in re.split(r"[\s._/'-]+", key) if w]
+
+
+def _is_generic_word(word: str) -> bool:
+    if any(ch.isdigit() for ch in word):
+        return False
+    return is_stopword(word) or is_generic_term(word) or word in _ARTICLES
+
+
+@lru_cache(maxsize=8192)
+def is_non_pii_term(value: str, category: str = "") -> bool:
+    """The single "never PII on its own" test (reference 2.4): a stopword, a generic term, a
+    registry mention, a compound of generic words, a generic word after one article, a clinical
+    term (outside the health category) or a public-body compound ("Mairie de Lyon")."""
+    stripped = value.strip()
+    if not stripped:
+        return True
+    if is_stopword(stripped) or is_generic_term(stripped):
+        return True
+    key = lexicon_key(stripped)
+    if key.startswith(("rcs ", "greffe ")):
+        return True
+    words = _value_words(key)
+    if len(words) >= 2 and all(_is_generic_word(w) for w in words):
+        return True
+    if len(words) >= 2 and words[0] in _ARTICLES and is_generic_term(" ".join(words[1:])):
+        return True
+    if category != "health" and _is_clinical(key, words):
+        return True
+    return bool(_PUBLIC_BODY.match(key))
+
+
+def _is_clinical(key: str, words: list[str]) -> bool:
+    clinical = _comma_set("clinical_terms.txt")
+    if key in clinical:
+        return True
+    return len(words) >= 2 and all(w in clinical or _is_generic_word(w) for w in words) and any(
+        w in clinical for w in words
+    )
+
+
+@lru_cache(maxsize=8192)
+def strip_org_affixes(value: str) -> str:
+    """An org name without its legal forms and company descriptors at either end, without a
+    dangling connector, and without boilerplate before a spaced dash or colon (reference 2.4):
+    "Atelier Torbel SARL" -> "Atelier Torbel", "Cabinet Bezier" -> "Bezier". Never strips to
+    fewer than 2 characters (the input is returned then)."""
+    original = value.strip()
+    text = _after_boilerplate(original)
+    words = text.split()
+    while words and _is_affix_word(words[0]):
+        words.pop(0)
+    while words and (_is_affix_word(words[-1]) or lexicon_key(words[-1]) in _DANGLING_CONNECTORS):
+        words.pop()
+    while words and lexicon_key(words[0]) in _DANGLING_CONNECTORS - {"the", "l'"}:
+        words.pop(0)
+    result = " ".join(words).strip(" ,;:-–—")
+    return result if len(result) >= 2 else original
+
+
+def _is_affix_word(word: str) -> bool:
+    compact = _compact(lexicon_key(word.strip(",;:()")))
+    return compact in _ORG_AFFIXES or is_legal_form(word.strip(",;:()"))
+
+
+def _after_boilerplate(value: str) -> str:
+    """The right side of "Société : Karl Studio" / "Cabinet d'avocats - Bezier" when everything on
+    the left is boilerplate."""
+    parts = re.split(r"\s[-–—:]\s|\s?:\s", value, maxsplit=1)
+    if len(parts) == 2 and parts[1].strip():
+        left_words = _value_words(lexicon_key(parts[0]))
+        if left_words and all(w in _ORG_AFFIXES or _is_generic_word(w) for w in left_words):
+            return parts[1].strip()
+    return value
+
+
+# --- notoriety (reference 9.8) ---------------------------------------------------------------------
+
+_LEADING_TITLES = frozenset({
+    "president", "presidente", "president of", "monsieur", "madame", "mr", "mrs", "ms", "dr", "sir",
+    "pope", "pape", "king", "queen", "roi", "reine", "prince", "princess", "princesse", "saint",
+    "general", "chancellor", "chanceliere", "chancelier", "premier ministre", "prime minister",
+})
+
+
+@lru_cache(maxsize=8192)
+def is_notorious(
+    value: str, category: str, *, commercial: bool, people: bool, tied_to_writer: bool = False
+) -> bool:
+    """Whether a value names a public entity that ships in clear for its coarse category
+    (reference 9.8). Countries are always exempt; famous people need `people`, brands and
+    service domains need `commercial`; anything tied to the writer is kept redacted."""
+    stripped = value.strip().strip(",;:")
+    if not stripped:
+        return False
+    if is_country(stripped):
+        return True
+    if tied_to_writer:
+        return False
+    if stripped in _tickers():
+        return True
+    if category == "email":
+        return commercial and _is_service_mailbox(stripped)
+    if commercial and _is_service_domain(stripped):
+        return True
+    if category == "location":
+        return _is_listed(stripped, "state_bodies.txt")
+    if category == "name":
+        return _is_notorious_name(stripped, commercial=commercial, people=people)
+    if category == "company":
+        return _is_notorious_company(stripped, commercial=commercial)
+    return False
+
+
+def _is_notorious_name(value: str, *, commercial: bool, people: bool) -> bool:
+    if people and is_famous_person(value):
+        return True
+    if is_ai_model_name(value):
+        return True
+    return len(value.split()) >= 2 and _is_famous_org(value, commercial=commercial)
+
+
+def _is_notorious_company(value: str, *, commercial: bool) -> bool:
+    if _is_famous_org(value, commercial=commercial) or is_ai_model_name(value):
+        return True
+    return commercial and _has_issuer_prefix(value)
+
+
+def is_famous_person(value: str) -> bool:
+    """A world-famous person (leaders, historical figures, artists, athletes...), also after a
+    leading title ("Président Macron")."""
+    key = lexicon_key(value.strip())
+    people = _comma_set("notorious_people.txt")
+    if key in people:
+        return True
+    words = key.split(" ")
+    for size in (2, 1):
+        if len(words) > size and " ".join(words[:size]) in _LEADING_TITLES:
+            return " ".join(words[size:]) in people
+    return False
+
+
+def _is_listed(value: str, name: str) -> bool:
+    """In a list file; short and stopword-like entries count only in ALL-CAPS ("UN", "FO" and
+    "WHO" are bodies only when written as acronyms)."""
+    key = lexicon_key(value)
+    if key not in _comma_set(name):
+        return False
+    if len(key) <= 3 or is_stopword(key):
+        return value.isupper()
+    return True
+
+
+def _org_variants(value: str) -> list[str]:
+    """The value, without a trailing country ("HSBC France"), without legal forms ("Github,
+    Inc."), and both."""
+    variants = [value]
+    words = value.split()
+    if len(words) >= 2 and is_country(words[-1]):
+        variants.append(" ".join(words[:-1]))
+    for variant in list(variants):
+        stripped = strip_org_affixes(variant)
+        if stripped != variant:
+            variants.append(stripped)
+    return variants
+
+
+def _is_famous_org(value: str, *, commercial: bool) -> bool:
+    names = ["state_bodies.txt", "organisations.txt"] + (["brands.txt"] if commercial else [])
+    return any(_is_listed(variant, name) for variant in _org_variants(value) for name in names)
+
+
+def _has_issuer_prefix(value: str) -> bool:
+    words = lexicon_key(value).split(" ")
+    return any(len(words) > size and " ".join(words[:size]) in _ISSUERS for size in (1, 2, 3))
+
+
+def is_ai_model_name(value: str) -> bool:
+    """An AI model by shape: a model family followed by versions or model words ("Claude Sonnet
+    4.6", "GPT-4o", "Mistral Large"); a bare family word ("Claude") is not one."""
+    words = lexicon_key(value).split(" ")
+    for size in (2, 1):
+        if len(words) > size and " ".join(words[:size]) in _AI_FAMILIES:
+            rest = words[size:]
+            return all(any(ch.isdigit() for ch in w) or w in _AI_MODEL_WORDS for w in rest)
+    return False
+
+
+def _registrable_domain(host: str) -> str:
+    labels = host.lower().strip(".").split(".")
+    if len(labels) >= 3 and labels[-2] in ("co", "com", "org", "net", "gouv", "gov", "ac"):
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+_URL_HOST = re.compile(
+    r"^(?:[a-z][a-z0-9+.-]{1,15}://)?(?:[^@/\s]{1,64}@)?([a-z0-9.-]{1,253})", re.IGNORECASE
+)
+
+
+def _is_service_domain(value: str) -> bool:
+    """A URL, host or domain of a notorious service, or any site of the French state (gouv.fr)."""
+    match = _URL_HOST.match(value.strip())
+    if not match or "." not in match.group(1):
+        return False
+    host = match.group(1).lower().rstrip(".")
+    if host.endswith(".gouv.fr") or host == "gouv.fr":
+        return True
+    domains = _service_domains()
+    return host in domains or _registrable_domain(host) in domains
+
+
+def _is_service_mailbox(value: str) -> bool:
+    """A transactional mailbox (no-reply@, support@...) at a notorious service's domain."""
+    local, at, domain = value.strip().rpartition("@")
+    if not at:
+        return False
+    return local.lower() in _TRANSACTIONAL_MAILBOXES and _is_service_domain(domain)
+
+
+# Text that ties the entity right after it to the writer ("je travaille chez", "my employer is").
+_TIE_VERB = (
+    r"(?:je|j')\s*(?:travaille|travaillais|bosse|bossais|suis (?:employee?|salariee?|stagiaire|"
+    r"alternante?|consultante?|cadre|ingenieure?|developpeu(?:r|se)|manager|directeur|directrice|"
+    r"responsable|associee?|fondat(?:eur|rice)))|j'ai (?:ete )?(?:embauchee?|recrutee?)|j'ai rejoint|"
+    r"je viens de rejoindre|nous travaillons|on travaille|i(?: work| worked| am working|'m working)|"
+    r"i'm (?:employed|an intern|interning)|i am employed|i (?:just )?joined|we work|"
+    r"ich arbeite|ich bin (?:angestellt|beschaftigt)|wir arbeiten|trabajo|trabajamos|lavoro|"
+    r"lavoriamo|trabalho|trabalhamos|ik werk|wij werken|we werken"
+)
+_TIE_PREPOSITION = (
+    r"(?:chez|pour|a|au sein de|au sein du|dans|at|for|with|bei|fur|en|para|presso|per|da|in|na|no|em|"
+    r"bij|voor)"
+)
+_TIE_POSSESSIVE = (
+    r"(?:mon (?:employeur|entreprise|boulot|job|travail|stage|patron)|ma (?:boite|societe|compagnie|"
+    r"start ?up|startup|structure)|notre (?:entreprise|societe|boite|startup|agence|cabinet|employeur)|"
+    r"my (?:employer|company|firm|job|workplace)|our (?:company|firm|startup|employer)|"
+    r"mein (?:arbeitgeber|unternehmen)|meine firma|unsere firma|mi (?:empresa|empleador|trabajo)|"
+    r"nuestra empresa|la mia azienda|il mio datore di lavoro|(?:a )?minha empresa|o meu empregador|"
+    r"mijn (?:werkgever|bedrijf)|ons bedrijf)"
+)
+_ARTICLE_OR_DESCRIPTOR = (
+    r"(?:(?:la |le |l'|les |the |der |die |das |el |il |lo |a |o |de )?(?:societe |entreprise |"
+    r"groupe |boite |company |firm |firma |empresa |azienda |bedrijf |agence |cabinet )?)"
+)
+_TIE_BEFORE = re.compile(
+    rf"(?:\b(?:{_TIE_VERB})\b[^.!?\n]{{0,30}}?\b{_TIE_PREPOSITION}\s+{_ARTICLE_OR_DESCRIPTOR}"
+    rf"|\b{_TIE_POSSESSIVE}(?:\s*(?:,|:|est|c'est|is|ist|es|e|e'|is)\s*|\s+){_ARTICLE_OR_DESCRIPTOR})$"
+)
+_TIE_AFTER = re.compile(
+    r"^\s*,?\s*(?:(?:qui est |which is |c'est )?(?:mon|notre|my|our) (?:employeur|employer|entreprise|"
+    r"company|boite)|ou je (?:travaille|bosse)|where i work|bei (?:der|dem) ich arbeite|"
+    r"donde trabajo|dove lavoro|onde trabalho|waar ik werk)"
+)
+
+
+def ties_to_writer(text: str, start: int, end: int) -> bool:
+    """Whether the text ties the entity at [start, end) to the writer: an employment phrase right
+    before it ("je travaille chez X", "I work at X", "mon employeur X", "ich arbeite bei X") or
+    right after it ("X, mon employeur")."""
+    before = _plain(text[max(0, start - 80) : start])
+    if _TIE_BEFORE.search(before):
+        return True
+    after = _plain(text[end : end + 40])
+    return bool(_TIE_AFTER.match(after))

@@ -1,0 +1,395 @@
+"""Organisation names found without a model: a capitalised name with its legal form, a name after
+an organisation cue ("la société X", "our client X"), and a company e-mail domain's name when the
+text also spells it out."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import NamedTuple
+
+from . import lexicon
+from .names import TextView
+from .spans import Span
+
+# Org words: letters and digits, joined by hyphens, apostrophes or "&" ("Coca-Cola", "L'Oréal",
+# "AT&T", "3M"); a lone "&" is a connector word.
+_WORD = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+(?:[-‐'’&](?:[^\W_]|[\u0300-\u036f])+){0,6}|&")
+_JOINED_GAP = re.compile(r"[ \t]{1,3}")
+_LEGAL_FORM_GAP = re.compile(r",?[ \t]{1,3}")
+
+# Words that link two capitalised words inside one name ("Dupont et Fils", "Bank of America").
+_CONNECTORS = frozenset({
+    "&", "et", "and", "und", "y", "e", "of", "de", "du", "des", "the", "van", "von", "di", "del", "da",
+    "d'", "l'",
+})
+# A capitalised article or particle may open the name ("La Poste", "The Boring Company", "Van
+# Dijk BV"); German articles do not ("Der Tennisclub Grün-Weiß e.V.": "Der" is the sentence's).
+_OPENING_ARTICLES = frozenset({
+    "le", "la", "les", "l'", "the", "el", "il", "het", "de", "los", "las", "van", "von", "di", "da",
+    "del", "della", "du", "des", "dos",
+})
+# Cue words that end a name read backwards ("Client Acme SARL" is the company "Acme SARL").
+_CUE_WORDS = frozenset({
+    "client", "cliente", "clients", "fournisseur", "partenaire", "prestataire", "customer", "supplier",
+    "vendor", "partner", "employeur", "employer", "kunde", "chez", "bei",
+})
+# French legal forms also written before the name ("la SARL Dupont et Fils").
+_PREFIX_FORMS = frozenset({"SARL", "SAS", "SASU", "EURL", "SCI", "SNC", "SCOP", "SCP", "SELARL", "SELAS"})
+# Words that say the capitalised words are a business, not a person ("Karl Studio").
+_BUSINESS_WORDS = frozenset({
+    "studio", "studios", "atelier", "agence", "agency", "conseil", "consulting", "consultants",
+    "services", "service", "solutions", "technologies", "technology", "tech", "digital", "design",
+    "media", "group", "groupe", "holding", "partners", "associes", "avocats", "immobilier", "transports",
+    "logistique", "industries", "international", "labs", "lab", "systems", "software", "data",
+    "networks", "cloud", "web", "store", "shop", "market", "creative", "capital", "invest", "ventures",
+    "finance", "assurances", "bank", "banque", "boulangerie", "restaurant", "cafe", "hotel", "garage",
+    "pharmacie", "construction", "renovation", "formation", "production", "productions", "events",
+    "company", "compagnie", "cie", "fils", "freres", "sons", "brothers", "co", "corp", "factory",
+    "works", "maison", "editions", "publishing", "energie", "energy", "motors", "automobiles",
+})
+
+
+def _legal_form_pattern() -> re.Pattern[str]:
+    forms: set[str] = set()
+    for form in lexicon.LEGAL_FORMS:
+        forms.update({form, form.upper()})
+        if form.isupper() and len(form) >= 4 and "." not in form:
+            forms.add(form.title())
+    alternation = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    compound = r"GmbH & Co\.? KG|UG \(haftungsbeschränkt\)"
+    return re.compile(rf"(?<![\w.&])(?:{compound}|{alternation})(?![\w&])")
+
+
+_LEGAL_FORM = _legal_form_pattern()
+
+# Organisation cues: the words right before an org name (compared folded, word by word).
+_CUE_PHRASES = (
+    "chez", "la société", "l'entreprise", "l'agence", "le cabinet", "le groupe", "la start-up",
+    "la startup", "la banque", "l'association", "la boîte", "la marque", "l'enseigne", "l'éditeur",
+    "l'organisme", "la compagnie", "la firme", "la mutuelle", "l'assureur", "l'opérateur",
+    "mon employeur", "notre employeur", "l'employeur", "client", "cliente", "notre client",
+    "notre cliente", "le client", "la cliente", "un client", "une cliente", "du client", "partenaire",
+    "notre partenaire", "le partenaire", "nos partenaires", "les partenaires", "fournisseur",
+    "notre fournisseur", "le fournisseur", "prestataire", "notre prestataire", "le prestataire",
+    "le sous-traitant", "la filiale", "the company", "the firm", "the agency", "the startup", "the bank",
+    "our client", "the client", "a client", "my client", "customer", "our customer", "the customer",
+    "partner", "our partner", "the partner", "vendor", "our vendor", "the vendor", "supplier",
+    "our supplier", "the supplier", "my employer", "die firma", "der firma", "das unternehmen",
+    "dem unternehmen", "kunde", "unser kunde", "der kunde", "unser partner", "der lieferant",
+    "la empresa", "la compañía", "la sociedad", "la agencia", "el cliente", "nuestro cliente",
+    "el proveedor", "l'azienda", "la società", "la ditta", "l'agenzia", "il cliente",
+    "il nostro cliente", "il fornitore", "a empresa", "a companhia", "a sociedade", "o cliente",
+    "nosso cliente", "o fornecedor", "het bedrijf", "de firma", "klant", "de klant", "onze klant",
+    "de leverancier",
+)
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24})(?![\w-])")
+_WEBMAIL_LABELS = frozenset({
+    "gmail", "googlemail", "yahoo", "ymail", "hotmail", "outlook", "live", "msn", "aol", "icloud", "me",
+    "mac", "orange", "wanadoo", "free", "sfr", "neuf", "laposte", "bbox", "numericable", "club-internet",
+    "aliceadsl", "libertysurf", "protonmail", "proton", "pm", "tutanota", "tuta", "gmx", "web",
+    "t-online", "freenet", "yandex", "mail", "zoho", "libero", "virgilio", "tiscali", "alice", "qq",
+    "163", "126", "naver", "seznam", "wp", "o2", "example", "test", "localhost", "skynet", "telenet",
+    "fastmail", "hey", "mailbox", "posteo", "sapo", "terra", "uol", "bol", "arcor", "ziggo", "kpnmail",
+})
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gouv", "gov", "ac", "edu"})
+
+
+class _OrgWords:
+    """The org words of a text view with their offsets."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        matches = list(_WORD.finditer(text))
+        self.starts = [m.start() for m in matches]
+        self.ends = [m.end() for m in matches]
+        self.texts = [m.group() for m in matches]
+
+    def joined(self, i: int) -> bool:
+        return bool(_JOINED_GAP.fullmatch(self.text, self.ends[i], self.starts[i + 1]))
+
+    def index_ending_before(self, position: int) -> int:
+        """The last word that ends at or before `position` (-1 when none)."""
+        return bisect.bisect_right(self.ends, position) - 1
+
+    def index_starting_at(self, position: int) -> int:
+        """The word starting at `position` (-1 when none)."""
+        k = bisect.bisect_left(self.starts, position)
+        return k if k < len(self.starts) and self.starts[k] == position else -1
+
+
+def _is_name_word(word: str) -> bool:
+    """A word that can belong to an org name: capitalised or starting with a digit, not a
+    function word, honorific or cue word. Generic words may ("La Poste"): see `_trimmed`."""
+    if not (word[0].isupper() or word[0].isdigit()):
+        return False
+    if not any(ch.isalpha() for ch in word) or len(word) < 2 or sum(ch.isdigit() for ch in word) > 1:
+        return False
+    key = lexicon.lexicon_key(word)
+    if key in _CUE_WORDS or lexicon.is_honorific(word) or lexicon.is_legal_form(word):
+        return False
+    return not lexicon.is_stopword(word) or key in _OPENING_ARTICLES
+
+
+def _is_filler(word: str) -> bool:
+    """A generic word that is not a business word: it can sit inside a known org's name but does
+    not start or end an unknown one ("Facture Acme SARL" is "Acme SARL")."""
+    key = lexicon.lexicon_key(word)
+    if key in _BUSINESS_WORDS or key in _OPENING_ARTICLES:
+        return False
+    return lexicon.is_generic_term(word) and not lexicon.is_surname(word)
+
+
+def _is_loose_end(word: str) -> bool:
+    return _is_filler(word) or (not word[0].isupper() and lexicon.lexicon_key(word) in _CONNECTORS)
+
+
+def _trimmed(words: _OrgWords, first: int, last: int, *, keep_end: bool) -> tuple[int, int]:
+    """The name words [first, last] without leading (and, unless `keep_end`, trailing) filler
+    words and dangling connectors, unless the whole is a notorious organisation; (-1, -1) when
+    nothing but fillers remains."""
+    value = words.text[words.starts[first] : words.ends[last]]
+    if lexicon.is_notorious(value, "company", commercial=True, people=True):
+        return first, last
+    while first < last and _is_loose_end(words.texts[first]):
+        first += 1
+    while not keep_end and last > first and _is_loose_end(words.texts[last]):
+        last -= 1
+    if _is_filler(words.texts[first]) or (not keep_end and _is_filler(words.texts[last])):
+        return -1, -1
+    return first, last
+
+
+def _name_before(words: _OrgWords, k: int, limit: int = 5) -> int:
+    """Walking back from word k: the first word of the org name that ends with word k, or -1.
+    Lower-case connectors are crossed only between name words; a capitalised article opens it."""
+    first = -1
+    count = 0
+    while k >= 0 and count < limit:
+        word = words.texts[k]
+        key = lexicon.lexicon_key(word)
+        if first >= 0 and key in _OPENING_ARTICLES and word[0].isupper():
+            return k
+        if _is_name_word(word) and key not in _OPENING_ARTICLES:
+            first, count = k, count + 1
+        elif not (first >= 0 and key in _CONNECTORS and not word[0].isupper()):
+            break
+        if k == 0 or not words.joined(k - 1):
+            break
+        k -= 1
+    return first
+
+
+def _name_after(words: _OrgWords, k: int, limit: int = 4) -> int:
+    """Walking forward from word k: the last word of the org name that starts with word k, or -1."""
+    last = -1
+    count = 0
+    while k < len(words.texts) and count < limit:
+        word = words.texts[k]
+        key = lexicon.lexicon_key(word)
+        if _is_name_word(word) and (key not in _OPENING_ARTICLES or last < 0):
+            last, count = k, count + 1
+        elif not (last >= 0 and key in _CONNECTORS and not word[0].isupper()):
+            break
+        if k + 1 >= len(words.texts) or not words.joined(k):
+            break
+        k += 1
+    return last
+
+
+def _looks_like_person(words: _OrgWords, first: int, last: int) -> bool:
+    """"Jean Dupont", "Marie": a first name and surname-like words, no business word."""
+    texts = words.texts[first : last + 1]
+    if not lexicon.is_first_name(texts[0]):
+        return False
+    return not any(lexicon.lexicon_key(w) in _BUSINESS_WORDS for w in texts)
+
+
+def _cue_keys(phrases: tuple[str, ...]) -> frozenset[str]:
+    """Cue phrases as the scanner sees them: folded org words joined by one space."""
+    return frozenset(" ".join(lexicon.lexicon_key(m.group()) for m in _WORD.finditer(p)) for p in phrases)
+
+
+_CUES = _cue_keys(_CUE_PHRASES)
+_CUE_ENDS = frozenset(cue.rsplit(" ", 1)[-1] for cue in _CUES)
+_LONGEST_CUE = max(cue.count(" ") + 1 for cue in _CUES)
+
+
+class _Found(NamedTuple):
+    """An org found on the text view: [start, end), how, and how sure."""
+
+    start: int
+    end: int
+    source: str
+    score: float
+
+
+def _legal_form_spans(words: _OrgWords) -> list[_Found]:
+    """"Atelier Torbel SARL", "Müller GmbH", "Github, Inc.", and "la SARL Dupont et Fils"."""
+    out: list[_Found] = []
+    text = words.text
+    for match in _LEGAL_FORM.finditer(text):
+        k = words.index_ending_before(match.start())
+        first = -1
+        if k >= 0 and _LEGAL_FORM_GAP.fullmatch(text, words.ends[k], match.start()):
+            first = _name_before(words, k)
+            if first >= 0:
+                first, _ = _trimmed(words, first, k, keep_end=True)
+        if first >= 0:
+            out.append(_Found(words.starts[first], match.end(), "rule", 0.95))
+            continue
+        if match.group() in _PREFIX_FORMS:
+            after = words.index_starting_at(_skip_spaces(text, match.end()))
+            last = _name_after(words, after) if after >= 0 and after > k else -1
+            if last >= 0:
+                after, last = _trimmed(words, after, last, keep_end=False)
+            if last >= 0:
+                out.append(_Found(match.start(), words.ends[last], "rule", 0.9))
+    return out
+
+
+def _skip_spaces(text: str, position: int) -> int:
+    end = position
+    while end < len(text) and end - position < 3 and text[end] in " \t":
+        end += 1
+    return end
+
+
+def _cue_spans(words: _OrgWords) -> list[_Found]:
+    """Capitalised words after an organisation cue ("chez Karl Studio", "la société Zurita",
+    "our client Globex", "l'azienda Ferri"), with a legal form that follows."""
+    out: list[_Found] = []
+    text = words.text
+    for first in range(1, len(words.texts)):
+        head = words.texts[first][0]
+        if not (head.isupper() or head.isdigit()) or not _follows_cue(words, first):
+            continue
+        last = _name_after(words, first)
+        if last < 0 or lexicon.lexicon_key(words.texts[last]) in _OPENING_ARTICLES:
+            continue
+        first, last = _trimmed(words, first, last, keep_end=False)
+        if last < 0:
+            continue
+        start, end = words.starts[first], words.ends[last]
+        form = _LEGAL_FORM.match(text, _skip_legal_gap(text, end))
+        if form:
+            end = form.end()
+        elif not _is_known_org(text[start:end]) and (
+            _looks_like_person(words, first, last) or _is_place_or_generic(text[start:end])
+        ):
+            continue
+        out.append(_Found(start, end, "context", 0.9 if form else 0.75))
+    return out
+
+
+def _follows_cue(words: _OrgWords, k: int) -> bool:
+    """One of the cue phrases ends right before word k, spaces between ("la société Zurita")."""
+    if not words.joined(k - 1) or lexicon.lexicon_key(words.texts[k - 1]) not in _CUE_ENDS:
+        return False
+    keys: list[str] = []
+    j = k - 1
+    while j >= 0 and len(keys) < _LONGEST_CUE:
+        keys.insert(0, lexicon.lexicon_key(words.texts[j]))
+        if " ".join(keys) in _CUES:
+            return True
+        if j == 0 or not words.joined(j - 1):
+            return False
+        j -= 1
+    return False
+
+
+def _skip_legal_gap(text: str, position: int) -> int:
+    gap = _LEGAL_FORM_GAP.match(text, position)
+    return gap.end() if gap else position
+
+
+def _is_known_org(value: str) -> bool:
+    """A notorious organisation, brand or public body ("La Poste", "France Travail")."""
+    notorious = lexicon.is_notorious(value, "company", commercial=True, people=True)
+    return notorious and not lexicon.is_country(value)
+
+
+def _is_place_or_generic(value: str) -> bool:
+    return lexicon.is_place(value) or lexicon.is_non_pii_term(value, "company")
+
+
+# Bound on the names looked for again across the text (each is one pass over it).
+_MAX_ECHOED_NAMES = 50
+
+
+def _echo_spans(text: str, found: list[_Found]) -> list[_Found]:
+    """The other occurrences of an org found with its legal form, written without it ("Karl
+    Studio SAS" ... "le contrat avec Karl Studio")."""
+    cores: list[str] = []
+    for item in found:
+        if item.source != "rule":
+            continue
+        core = lexicon.strip_org_affixes(text[item.start : item.end])
+        if core not in cores and len(core) >= 3 and not lexicon.is_non_pii_term(core, "company"):
+            cores.append(core)
+    out: list[_Found] = []
+    for core in cores[:_MAX_ECHOED_NAMES]:
+        spelled = r"[ \t]{1,3}".join(map(re.escape, core.split()))
+        pattern = re.compile(r"(?<![\w@./-])" + spelled + r"(?![\w@-])")
+        out.extend(_Found(m.start(), m.end(), "context", 0.8) for m in pattern.finditer(text))
+    return out
+
+
+def _domain_name_spans(text: str) -> list[_Found]:
+    """The name of a company e-mail domain ("jean@karl-studio.fr" -> "Karl Studio") wherever the
+    text also spells it out outside addresses; webmail domains say nothing about an employer."""
+    emails = list(_EMAIL.finditer(text))
+    email_starts = [e.start() for e in emails]
+    out: list[_Found] = []
+    seen: set[str] = set()
+    for email in emails:
+        parts = _domain_label_parts(email.group(1))
+        if not parts or "-".join(parts) in seen or len(seen) >= _MAX_ECHOED_NAMES:
+            continue
+        seen.add("-".join(parts))
+        pattern = re.compile(
+            r"(?<![\w@./-])" + r"[ \t-]?".join(map(re.escape, parts)) + r"(?![\w@-])(?!\.[A-Za-z])",
+            re.IGNORECASE,
+        )
+        for found in pattern.finditer(text):
+            inside = bisect.bisect_right(email_starts, found.start()) - 1
+            if inside < 0 or found.start() >= emails[inside].end():
+                out.append(_Found(found.start(), found.end(), "context", 0.8))
+    return out
+
+
+def _domain_label_parts(domain: str) -> list[str]:
+    """The words of a domain's registrable label, or [] for webmail, public or generic labels."""
+    labels = domain.lower().split(".")
+    if len(labels) < 2:
+        return []
+    label = labels[-3] if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL else labels[-2]
+    if label in _WEBMAIL_LABELS or labels[-2] in ("gouv", "gov"):
+        return []
+    parts = [p for p in re.split(r"[-_]", label) if p]
+    if sum(len(p) for p in parts) < 3 or all(lexicon.is_non_pii_term(p) for p in parts):
+        return []
+    return parts
+
+
+def _without_overlaps(found: list[_Found]) -> list[_Found]:
+    """Of overlapping finds, keep the longest (then the surest, then the first)."""
+    kept: list[_Found] = []
+    for item in sorted(found, key=lambda f: (f.start, -(f.end - f.start), -f.score)):
+        if kept and item.start < kept[-1].end:
+            last = kept[-1]
+            if (item.end - item.start, item.score) > (last.end - last.start, last.score):
+                kept[-1] = item
+            continue
+        kept.append(item)
+    return kept
+
+
+def detect_orgs(text: str) -> list[Span]:
+    """Organisation names (kind "org"), legal form included when written. Notorious brands are
+    returned too: whether they ship in clear is policy's decision."""
+    view = TextView(text)
+    words = _OrgWords(view.text)
+    found = _legal_form_spans(words)
+    found += _cue_spans(words) + _echo_spans(view.text, found) + _domain_name_spans(view.text)
+    return [view.span(f.start, f.end, "org", f.source, f.score) for f in _without_overlaps(found)]

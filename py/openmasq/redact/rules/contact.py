@@ -1,0 +1,312 @@
+"""Contact details: e-mail addresses (plain and obfuscated "x [at] y [dot] com") and phone
+numbers (international, and national for FR, GB, US, DE, ES, IT, BE, CH), libphonenumber-valid."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import phonenumbers
+
+from ..checksums import card_valid, nir_valid, siret_valid
+from ._base import Hit, glued, is_word_char, keyword_before, lowered, near_long_numbers, windowed_matches
+
+# --- e-mail ---------------------------------------------------------------------------------
+
+# Found from each "@": the local part is read backwards (at most 64 characters, a longer run is
+# no address), the domain forwards; a hostile "a@a@a@..." costs a few steps per "@".
+_LOCAL_PUNCT = ".%+-_"
+_EMAIL_DOMAIN = re.compile(r"(?:[^\W_](?:[\w-]{0,62}[^\W_])?\.){1,8}[A-Za-z]{2,24}(?![\w-])")
+_AT_WORDS = r"at|@|arobase|chez"
+_DOT_WORDS = r"dot|point|punto|punkt|\."
+_OBF_AT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_AT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:at|AT)[ ])"
+_OBF_DOT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_DOT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:dot|DOT)[ ]|\.)"
+_EMAIL_OBFUSCATED = re.compile(
+    rf"(?<![\w.%+-])[\w.%+-]{{1,64}}(?i:{_OBF_AT})(?:[^\W_][\w-]{{0,62}}(?i:{_OBF_DOT})){{1,6}}[A-Za-z]{{2,24}}(?![\w-])"
+)
+# Searched in the lower-cased text.
+_OBFUSCATION_PROBE = re.compile(r"[\[({<] {0,2}(?:at|@|arobase|chez) {0,2}[\])}>]| at \S{1,64} dot ")
+# Spelled-out "name at host dot com" reads like prose, so it needs a top-level domain people use.
+_COMMON_TLDS = frozenset({
+    "com", "org", "net", "fr", "de", "uk", "es", "it", "be", "ch", "eu", "io", "co", "info", "biz",
+    "me", "nl", "pt", "ca", "us", "at", "lu", "ie", "pl", "se", "dk", "no", "fi",
+})
+
+
+def find_emails(text: str) -> list[Hit]:
+    """Plain addresses (score 1.0) and "[at]"/"(dot)"-obfuscated ones (score 0.9)."""
+    hits: list[Hit] = []
+    at = text.find("@")
+    while at != -1:
+        start = _local_part_start(text, at)
+        if start is not None and not _in_url_credentials(text, start):
+            m = _EMAIL_DOMAIN.match(text, at + 1)
+            if m is not None:
+                hits.append(Hit(start, m.end(), "email", 1.0))
+        at = text.find("@", at + 1)
+    hits.extend(_obfuscated_emails(text))
+    return hits
+
+
+def _in_url_credentials(text: str, start: int) -> bool:
+    """"postgres://app:secret@db.host": the "@" ends a URL's user:password, not an address."""
+    return start > 0 and text[start - 1] == ":" and "://" in text[max(0, start - 90) : start]
+
+
+def _is_local_char(ch: str) -> bool:
+    return ch.isalnum() or ch in _LOCAL_PUNCT
+
+
+def _local_part_start(text: str, at: int) -> int | None:
+    """Start of the local part ending at `at`, without leading dots; None if empty or too long."""
+    start, limit = at, max(0, at - 64)
+    while start > limit and _is_local_char(text[start - 1]):
+        start -= 1
+    if start == limit and start > 0 and _is_local_char(text[start - 1]):
+        return None
+    while start < at and text[start] == ".":
+        start += 1
+    return start if start < at else None
+
+
+def _obfuscated_emails(text: str) -> list[Hit]:
+    anchors = [(m.start(), m.end()) for m in _OBFUSCATION_PROBE.finditer(lowered(text))]
+    if not anchors:
+        return []
+    return [
+        Hit(m.start(), m.end(), "email", 0.9)
+        for m in windowed_matches(text, _EMAIL_OBFUSCATED, anchors, 80, 200)
+        if _is_obfuscated_email(m.group(0)) and not glued(text, m.start(), m.end())
+    ]
+
+
+def _is_obfuscated_email(value: str) -> bool:
+    if value.startswith(".") or ("@" in value and not re.search(r"[\[({<]| ", value)):
+        return False  # a plain address is found from its "@"
+    bracketed = re.search(r"[\[({<]", value) is not None
+    tld = re.split(r"[ .\])}>]", value)[-1].lower()
+    return bracketed or tld in _COMMON_TLDS
+
+
+# --- phone numbers ---------------------------------------------------------------------------
+
+# A run of digits with phone separators; it must start a number (not continue "12.5" or the
+# digits of "FR76 3000 ...") and end on a digit not glued to a letter.
+_PHONE_RUN = re.compile(r"\d[\d ().\-/]{5,40}\d")
+_GROUP = re.compile(r"\d+")
+_TRUNK_REGIONS = ("FR", "GB", "DE", "BE", "CH", "IT")
+# Digits of a national number written with its trunk "0" (Italy keeps the 0 as part of it).
+_TRUNK_LENGTHS = {"FR": (10, 10), "GB": (10, 11), "DE": (6, 14), "BE": (9, 10), "CH": (10, 10), "IT": (6, 11)}
+_MIN_DIGITS, _MAX_DIGITS = 8, 15
+_DATE_LIKE = re.compile(
+    r"\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}([./-])\d{1,2}\2\d{1,2}|(?:19|20)\d\d ?[-/] ?(?:19|20)\d\d"
+)
+_PHONE_WORDS = re.compile(
+    r"(?i)(?:t[ée]l|phone|mobile|portable|cell|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy|whats ?app|"
+    r"call|appel|llam|chiam|rufnummer|numéro|number|n[°º])"
+)
+_ID_WORDS = re.compile(r"(?i)(?:siren|siret|rcs|tva|vat|iban|rib|compte|account|commande|order|facture|invoice)")
+_CURRENCY_NEAR = re.compile(r"^ ?(?:€|\$|£|eur\b|euros?\b|usd\b|chf\b|gbp\b|dollars?\b|k€|m€)", re.IGNORECASE)
+_IBAN_HEAD = re.compile(r"[A-Z]{2}\d{2}[ ]$")
+# Shapes a number without trunk prefix takes when written as a phone number.
+_US_SHAPE = re.compile(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
+_IT_MOBILE_SHAPE = re.compile(r"3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}|3\d{2}[ .-]\d{6,7}")
+# Unprompted Spanish numbers: mobiles (6..) and landlines (9..); 7.. and 8.. need a phone word.
+_ES_SHAPE = re.compile(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}")
+# "06 12 34 56" is written the French way (pairs): only regions that write numbers so apply,
+# so a truncated French number is not read as a valid German one.
+_PAIRS = re.compile(r"\d\d(?:[ .-]\d\d)+")
+_PAIR_REGIONS = ("FR", "BE", "CH")
+
+
+def find_phones(text: str) -> list[Hit]:
+    """Phone numbers libphonenumber accepts as valid (not merely possible)."""
+    hits: list[Hit] = []
+    memo: dict[tuple[str, bool], float] = {}
+    for m in near_long_numbers(text, _PHONE_RUN, _MIN_DIGITS, 4):
+        start = _run_start(text, m.start())
+        if start is not None and not (m.end() < len(text) and is_word_char(text[m.end()])):
+            hits.extend(_phones_in_run(text, start, m.end(), memo))
+    return hits
+
+
+def _run_start(text: str, first_digit: int) -> int | None:
+    """Where a run starts once "(", "+" or "+ " before its first digit are included; None when
+    the run continues something ("FR76 3000", "12.5", "ab12", "x@1234...")."""
+    start = first_digit
+    if start > 0 and text[start - 1] == "(":
+        start -= 1
+    if start > 0 and text[start - 1] == "+":
+        start -= 1
+    elif start > 1 and text[start - 2 : start] == "+ ":
+        start -= 2
+    if start == 0:
+        return start
+    before = text[start - 1]
+    if is_word_char(before) or before in "+@":
+        return None
+    if start > 1 and text[start - 2].isdigit() and before in ".,/:- ":
+        return None
+    return start
+
+
+def _phones_in_run(text: str, start: int, end: int, memo: dict[tuple[str, bool], float]) -> list[Hit]:
+    """The valid numbers of one run: the whole run, else its longest valid group sequences."""
+    groups = [(g.start(), g.end()) for g in _GROUP.finditer(text, start, end)]
+    if sum(b - a for a, b in groups) < _MIN_DIGITS or _is_not_a_phone_run(text, start, end):
+        return []
+    hits: list[Hit] = []
+    i, budget = 0, 40
+    while i < len(groups) and budget > 0:
+        found: tuple[int, Hit] | None = None
+        if i == 0 or hits or _wide_gap(text, groups[i - 1][1], groups[i][0]):
+            for j in range(len(groups), i, -1):
+                digits = sum(b - a for a, b in groups[i:j])
+                if digits < _MIN_DIGITS:
+                    break
+                if digits > _MAX_DIGITS or not _plausible_grouping(text, groups[i:j], j == len(groups)):
+                    continue
+                budget -= 1
+                s, e = _number_start(text, start, groups[i], j - i > 1), groups[j - 1][1]
+                score = _phone_score(text, s, e, memo)
+                if score:
+                    found = (j, Hit(s, e, "phone", score))
+                    break
+        if found is None:
+            i += 1
+        else:
+            hits.append(found[1])
+            i = found[0]
+    return hits
+
+
+def _plausible_grouping(text: str, groups: list[tuple[int, int]], ends_run: bool) -> bool:
+    """A number ends at a space or bracket, on a group of two digits or more, and has no wide
+    gap inside ("06 12 34 56 78 / 01 23" holds two numbers, "06 12 34 56 78 9" one and a digit)."""
+    if not ends_run and text[groups[-1][1]] not in " )":
+        return False
+    if groups[-1][1] - groups[-1][0] < 2:
+        return False
+    return not any(_wide_gap(text, a[1], b[0]) for a, b in itertools.pairwise(groups))
+
+
+def _wide_gap(text: str, start: int, end: int) -> bool:
+    """Two numbers in one run are set apart by " / ", " - " or several spaces, not by one space
+    (dropping leading groups at a single space would find numbers inside NIRs and the like)."""
+    gap = text[start:end].replace("(", "")
+    return len(gap) >= 2 and (gap.strip() in ("/", "-", "") or gap.count(" ") >= 2)
+
+
+def _number_start(text: str, run_start: int, first_group: tuple[int, int], more_groups: bool) -> int:
+    """Include the "+" and the "(" written before the first digits; a "(" only when its ")"
+    closes the first group of several ("(202) 555-0143"), not a parenthesis around prose."""
+    s, group_end = first_group
+    if s > run_start and text[s - 1] == "(" and more_groups and text[group_end : group_end + 1] == ")":
+        s -= 1
+    if s > run_start and text[s - 1] == "+":
+        s -= 1
+    elif s - 1 > run_start and text[s - 2 : s] == "+ ":
+        s -= 2
+    return s
+
+
+def _is_not_a_phone_run(text: str, start: int, end: int) -> bool:
+    """Dates, amounts, IBAN continuations, cards and SIRETs are digit runs that are no phone."""
+    run = text[start:end]
+    if _DATE_LIKE.fullmatch(run):
+        return True
+    if _IBAN_HEAD.search(text, max(0, start - 5), start):
+        return True
+    if _CURRENCY_NEAR.match(text[end : end + 8]) or text[max(0, start - 2) : start].strip() in ("€", "$", "£"):
+        return True
+    digits = "".join(ch for ch in run if ch.isdigit())
+    if len(digits) == 15 and nir_valid(digits):
+        return True
+    return (13 <= len(digits) <= 19 and card_valid(digits)) or (len(digits) == 14 and siret_valid(digits))
+
+
+def _phone_score(text: str, start: int, end: int, memo: dict[tuple[str, bool], float]) -> float:
+    """1.0 international, 0.9 national with trunk prefix, 0.8/0.7 national without one (US,
+    ES, Italian mobiles) when a phone word precedes it or it is written in a phone shape."""
+    candidate = text[start:end]
+    if glued(text, start, end) or _DATE_LIKE.fullmatch(candidate):
+        return 0.0
+    without_trunk = candidate[0] not in "+0" and not candidate.startswith("(0")
+    keyword = without_trunk and keyword_before(_PHONE_WORDS, text, start, 40)
+    score = _memo_score(candidate, keyword, memo)
+    if score and score < 0.9 and keyword_before(_ID_WORDS, text, start, 30):
+        return 0.0
+    return score
+
+
+def _memo_score(candidate: str, keyword: bool, memo: dict[tuple[str, bool], float]) -> float:
+    key = (candidate, keyword)
+    if key not in memo:
+        memo[key] = _score_candidate(candidate, keyword)
+    return memo[key]
+
+
+def _score_candidate(candidate: str, keyword: bool) -> float:
+    digits = "".join(ch for ch in candidate if ch.isdigit())
+    if candidate.startswith("+"):
+        return 1.0 if _valid_international(candidate) else 0.0
+    if digits.startswith("00"):
+        return 1.0 if _valid_international("+" + candidate.lstrip("0 ")) else 0.0
+    if digits.startswith("0"):
+        regions = _trunk_regions(len(digits))
+        if _PAIRS.fullmatch(candidate):
+            regions = [region for region in regions if region in _PAIR_REGIONS]
+        return 0.9 if any(_valid_national(digits, region) for region in regions) else 0.0
+    if "/" in candidate:
+        return 0.0
+    return _score_without_trunk(candidate, digits, keyword)
+
+
+def _trunk_regions(length: int) -> list[str]:
+    """Regions whose numbers, trunk "0" included, can have this many digits."""
+    return [region for region in _TRUNK_REGIONS if _TRUNK_LENGTHS[region][0] <= length <= _TRUNK_LENGTHS[region][1]]
+
+
+def _score_without_trunk(candidate: str, digits: str, keyword: bool) -> float:
+    checks = (
+        ("US", len(digits) == 10 or (len(digits) == 11 and digits[0] == "1"), _US_SHAPE),
+        ("IT", digits[0] == "3" and len(digits) in (9, 10), _IT_MOBILE_SHAPE),
+        ("ES", digits[0] in "6789" and len(digits) == 9, _ES_SHAPE),
+    )
+    for region, plausible, shape in checks:
+        if not plausible:
+            continue
+        shaped = shape.fullmatch(candidate) is not None
+        if (keyword or shaped) and _valid_national(digits[-10:] if region == "US" else digits, region):
+            return 0.8 if keyword else 0.7
+    return 0.0
+
+
+def _valid_international(candidate: str) -> bool:
+    try:
+        number = phonenumbers.parse(candidate, None)
+    except phonenumbers.NumberParseException:
+        return False
+    return bool(phonenumbers.is_valid_number(number))
+
+
+def _valid_national(digits: str, region: str) -> bool:
+    """Validity of national digits, building the number directly (parsing costs 3x more).
+    Italy keeps its leading zero in the national number; the others drop the trunk "0"."""
+    code = phonenumbers.country_code_for_region(region)
+    if region == "IT":
+        zeros = len(digits) - len(digits.lstrip("0"))
+        number = phonenumbers.PhoneNumber(
+            country_code=code, national_number=int(digits), italian_leading_zero=zeros > 0,
+            number_of_leading_zeros=zeros if zeros > 1 else None,
+        )
+    else:
+        national = digits[1:] if digits.startswith("0") else digits
+        if not national or national.startswith("0"):
+            return False
+        number = phonenumbers.PhoneNumber(country_code=code, national_number=int(national))
+    return bool(phonenumbers.is_valid_number(number))
+
+
+def find_contact(text: str) -> list[Hit]:
+    return find_emails(text) + find_phones(text)

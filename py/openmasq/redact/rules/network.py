@@ -1,0 +1,154 @@
+"""Network identifiers: URLs and personal-looking bare domains, IPv4, IPv6 and MAC addresses.
+Reserved ranges and famous domains are kept: policy decides what is public."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from ._base import Hit, is_word_char, lowered, near_long_numbers, starts_token, windowed_matches
+
+# --- URLs and bare domains -----------------------------------------------------------------
+
+# Searched in the lower-cased text (same offsets); the scheme must start a token.
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`{}|\\^\[\]]{1,2048}")
+_URL_TRAILING = ".,;:!?*'\"»”’"
+
+# Top-level domains people put in a personal address, minus those that read as file extensions
+# ("rapport.pdf" never matches; "main.rs", "script.sh", "notes.md", "app.zip" are left out too)
+# and those that read as attribute access in code ("user.name", "self.email", "this.page").
+# Lower-case only: "la fin.De plus" is a missing space, not a host.
+_TLDS = (
+    "com|org|net|edu|gov|info|biz|pro|eu|fr|de|uk|es|it|be|ch|at|nl|lu|pt|ie|dk|se|no|fi|"
+    "pl|cz|sk|hu|ro|bg|gr|hr|si|ee|lt|lv|us|ca|mx|br|ar|cl|au|nz|jp|cn|kr|tw|hk|sg|ru|ua|tr|ma|tn|"
+    "dz|sn|ci|re|io|ai|co|me|tv|fm|dev|tech|blog|online|website|shop|cloud|studio|photography|"
+    "xyz|paris|bzh|alsace|corsica|berlin|london|swiss|immo|consulting|agency|solutions|fit|bio|eco"
+)
+_TLD_HIT = re.compile(rf"\.(?:{_TLDS})(?![\w-]|\.[A-Za-z0-9])")
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+_LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+_PATH = re.compile(r"/[^\s<>\"'`{}|\\^\[\]]{0,512}")
+_MAX_LABELS = 6
+# Second-level words that are abbreviations, not hosts ("e.g", "i.e" never reach a TLD anyway).
+_NOT_HOSTS = frozenset({"e", "i", "cf", "p", "pp", "ex", "vs", "etc", "nb", "ps"})
+
+
+def find_urls(text: str) -> list[Hit]:
+    """http(s) and www. URLs (score 1.0); trailing sentence punctuation is left out."""
+    low = lowered(text)
+    if "http" not in low and "www." not in low:
+        return []
+    hits: list[Hit] = []
+    for m in _URL.finditer(low):
+        if not starts_token(text, m.start(), "@."):
+            continue
+        end = _url_end(text, m.start(), m.end())
+        if end - m.start() > len("www.") + 2:
+            hits.append(Hit(m.start(), end, "url", 1.0))
+    return hits
+
+
+def _unbalanced(text: str, start: int, end: int, closing: str) -> bool:
+    opening = "(" if closing == ")" else "["
+    return text.count(opening, start, end) < text.count(closing, start, end)
+
+
+def _url_end(text: str, start: int, end: int) -> int:
+    """Drop trailing punctuation, and a closing bracket the URL did not open."""
+    while end > start:
+        last = text[end - 1]
+        if last in _URL_TRAILING or (last in ")]" and _unbalanced(text, start, end, last)):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def find_domains(text: str) -> list[Hit]:
+    """Bare domains such as "jean-dupont.fr" (score 0.6); notoriety is policy's call.
+    Found from each ".tld" (prose rarely has one) by reading the labels backwards."""
+    hits: list[Hit] = []
+    for tld in _TLD_HIT.finditer(text):
+        start = _host_start(text, tld.start())
+        if start is None:
+            continue
+        labels = text[start : tld.start()].lower().split(".")
+        if labels[0] in _NOT_HOSTS or all(label.isdigit() for label in labels):
+            continue
+        path = _PATH.match(text, tld.end())
+        end = _url_end(text, start, path.end()) if path else tld.end()
+        hits.append(Hit(start, end, "domain", 0.6))
+    return hits
+
+
+def _host_start(text: str, dot: int) -> int | None:
+    """Start of the labels ending at `dot` (the dot before the TLD), or None when they are not
+    a host: a bad label, or glued to a word, an "@", a path or a longer dotted run."""
+    start, count = dot, 0
+    while count < _MAX_LABELS:
+        label_start = start
+        while label_start > 0 and text[label_start - 1] in _LABEL_CHARS and start - label_start <= 63:
+            label_start -= 1
+        if label_start == start or not _LABEL.fullmatch(text, label_start, start):
+            return None
+        start, count = label_start, count + 1
+        if not (start > 1 and text[start - 1] == "." and text[start - 2] in _LABEL_CHARS):
+            break
+        start -= 1
+    if start > 0 and (is_word_char(text[start - 1]) or text[start - 1] in "@./:-"):
+        return None
+    return start
+
+
+# --- IP and MAC addresses -------------------------------------------------------------------
+
+_IPV4 = re.compile(r"\d(?<![\w.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?!\w|\.\d)")
+_IPV6_CANDIDATE = re.compile(
+    r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)"
+)
+_MAC = re.compile(
+    r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}"
+    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])"
+)
+
+
+# Anchors starting with a separator: the costly patterns then run only in windows around them.
+_MAC_ANCHOR = re.compile(r"[:-][0-9A-Fa-f]{2}[:-]|\.[0-9A-Fa-f]{4}\.")
+_IPV6_ANCHOR = re.compile(r":[0-9A-Fa-f]{0,4}:")
+
+
+def find_ipv4(text: str) -> list[Hit]:
+    """Dotted quads with every octet <= 255; 3-part versions and 5-part runs never match."""
+    hits: list[Hit] = []
+    for m in near_long_numbers(text, _IPV4, 4, 4):
+        if all(int(octet) <= 255 for octet in m.group(0).split(".")):
+            hits.append(Hit(m.start(), m.end(), "ipv4", 1.0))
+    return hits
+
+
+def find_ipv6(text: str) -> list[Hit]:
+    """Full and compressed IPv6 addresses the standard library parses, with at least one digit."""
+    if "::" not in text and text.count(":") < 7:
+        return []
+    anchors = [(m.start(), m.end()) for m in _IPV6_ANCHOR.finditer(text)]
+    hits: list[Hit] = []
+    for m in windowed_matches(text, _IPV6_CANDIDATE, anchors, 45, 50):
+        value = m.group(0)
+        if value.count(":") < 2 or not any(ch.isdigit() for ch in value):
+            continue
+        try:
+            ipaddress.IPv6Address(value)
+        except ValueError:
+            continue
+        hits.append(Hit(m.start(), m.end(), "ipv6", 1.0))
+    return hits
+
+
+def find_macs(text: str) -> list[Hit]:
+    """MAC addresses in colon, dash and Cisco dotted forms."""
+    anchors = [(m.start(), m.end()) for m in _MAC_ANCHOR.finditer(text)]
+    return [Hit(m.start(), m.end(), "mac", 0.95) for m in windowed_matches(text, _MAC, anchors, 20, 20)]
+
+
+def find_network(text: str) -> list[Hit]:
+    return find_urls(text) + find_domains(text) + find_ipv4(text) + find_ipv6(text) + find_macs(text)

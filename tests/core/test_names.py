@@ -1,0 +1,382 @@
+"""Person names without a model: lexicon full names, honorific names, strong contexts, echoes of
+names already seen, and what must never be read as a person."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from openmasq.redact.names import detect_names
+
+
+def values(text: str, known: Iterable[str] = ()) -> list[str]:
+    return [span.value for span in detect_names(text, known=known)]
+
+
+# --- full names from the lexicon ------------------------------------------------------------------
+
+FULL_NAMES = [
+    # French
+    ("Hier, Jean Dupont est passé au bureau.", ["Jean Dupont"]),
+    ("J'ai déjeuné avec Claire Lefèvre et Thomas Bernard.", ["Claire Lefèvre", "Thomas Bernard"]),
+    ("Jean-Pierre Martin arrive demain.", ["Jean-Pierre Martin"]),
+    ("Le dossier de Marie-Claire Lefèvre est complet.", ["Marie-Claire Lefèvre"]),
+    ("Anne-Sophie Moreau a signé.", ["Anne-Sophie Moreau"]),
+    ("Envoie-le à Élodie Brochard.", ["Élodie Brochard"]),
+    ("Gaëlle Ménard est en copie.", ["Gaëlle Ménard"]),
+    ("Le poème de Jean de La Fontaine.", ["Jean de La Fontaine"]),
+    ("Une lettre de Pierre de Coubertin.", ["Pierre de Coubertin"]),
+    ("Une citation de Charles de Gaulle.", ["Charles de Gaulle"]),
+    ("Un roman de Jean d'Ormesson.", ["Jean d'Ormesson"]),
+    ("Contact : Jean DUPONT", ["Jean DUPONT"]),
+    ("DUPONT Jean, né le 3 mars 1980", ["DUPONT Jean"]),
+    ("MARTIN Anne-Sophie, service comptable", ["MARTIN Anne-Sophie"]),
+    ("JEAN DUPONT EST VENU", ["JEAN DUPONT"]),
+    ("Nous avons reçu Jean Paul Marie Dupont.", ["Jean Paul Marie Dupont"]),
+    ("J'ai rencontré Karim Benali à Lyon.", ["Karim Benali"]),
+    ("C'est Julien Moreau qui reprend le dossier.", ["Julien Moreau"]),
+    ("Rose Lefèvre viendra.", ["Rose Lefèvre"]),
+    ("Florence Dupont a appelé.", ["Florence Dupont"]),
+    # English
+    ("Yesterday Michael Johnson called.", ["Michael Johnson"]),
+    ("Please forward this to Emily Clarke.", ["Emily Clarke"]),
+    ("Daniel O'Brien will handle the booking.", ["Daniel O'Brien"]),
+    ("Mary-Kate Olsen is not involved.", ["Mary-Kate Olsen"]),
+    ("John F. Kennedy was elected in 1960.", ["John F. Kennedy"]),
+    ("Ask Sarah Connor about it.", ["Sarah Connor"]),
+    ("Grace Kelly starred in it.", ["Grace Kelly"]),
+    ("Paris Hilton was there.", ["Paris Hilton"]),
+    # German, Dutch
+    ("Gestern hat Anna Schmidt angerufen.", ["Anna Schmidt"]),
+    ("Hans Müller und Jürgen Weiß kommen.", ["Hans Müller", "Jürgen Weiß"]),
+    ("Ludwig van Beethoven hat das komponiert.", ["Ludwig van Beethoven"]),
+    ("Ik zag Vincent van der Berg gisteren.", ["Vincent van der Berg"]),
+    ("Jan de Vries komt morgen.", ["Jan de Vries"]),
+    # Spanish, Italian, Portuguese
+    ("Ayer llamó María García.", ["María García"]),
+    ("La factura de José Núñez.", ["José Núñez"]),
+    ("Ieri ha chiamato Giuseppe Rossi.", ["Giuseppe Rossi"]),
+    ("Ho visto Giulia Bianchi al bar.", ["Giulia Bianchi"]),
+    ("Ana Paula Souza chegou.", ["Ana Paula Souza"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", FULL_NAMES)
+def test_a_first_name_with_its_surnames_is_a_person(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+def test_lexicon_names_are_person_spans_from_the_lexicon() -> None:
+    [span] = detect_names("Hier, Jean Dupont est passé.")
+    assert (span.kind, span.source) == ("person", "lexicon")
+    assert 0.8 <= span.score <= 1.0
+
+
+# --- after an honorific ---------------------------------------------------------------------------
+
+HONORIFIC_NAMES = [
+    ("M. Dupont est là.", ["Dupont"]),
+    ("Rendez-vous avec Mme Lefèvre.", ["Lefèvre"]),
+    ("Mlle Zorbec a répondu.", ["Zorbec"]),
+    ("Dr Martin consulte le lundi.", ["Martin"]),
+    ("Le Pr Raoult a parlé.", ["Raoult"]),
+    ("Maître Garnier plaide demain.", ["Garnier"]),
+    ("Me Vaudel représente le client.", ["Vaudel"]),
+    ("le docteur Vexmir est arrivé", ["Vexmir"]),
+    ("Mme Claire Lefèvre a signé.", ["Claire Lefèvre"]),
+    ("M. de Villepin a parlé.", ["de Villepin"]),
+    ("MME DUPONT", ["DUPONT"]),
+    ("Mr Smith called.", ["Smith"]),
+    ("Mrs. Hudson is downstairs.", ["Hudson"]),
+    ("Ms Okafor will join.", ["Okafor"]),
+    ("Sir Alistair Crane", ["Alistair Crane"]),
+    ("Herr Müller kommt.", ["Müller"]),
+    ("Sehr geehrte Frau Schmidt,", ["Schmidt"]),
+    ("Herr Dr. Becker", ["Becker"]),
+    ("La Sra. García llegó.", ["García"]),
+    ("El Sr. Zurita firmó.", ["Zurita"]),
+    ("La Sig.ra Bianchi arriva.", ["Bianchi"]),
+    ("Il Dott. Esposito", ["Esposito"]),
+    ("Dhr. Jansen belt.", ["Jansen"]),
+    ("Mevr. de Jong", ["de Jong"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", HONORIFIC_NAMES)
+def test_the_name_after_an_honorific_is_a_person_even_if_unknown(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+def test_the_honorific_is_not_part_of_the_span_and_the_source_is_context() -> None:
+    [span] = detect_names("Bonsoir. M. Zorbec arrive.")
+    assert (span.value, span.source) == ("Zorbec", "context")
+
+
+@pytest.mark.parametrize(
+    "text", ["M. le Maire a parlé.", "Monsieur le Président,", "Madame, Monsieur,", "Dr. Who", "Mme la Directrice"]
+)
+def test_an_honorific_before_a_title_or_nothing_finds_no_one(text: str) -> None:
+    assert values(text) == []
+
+
+# --- strong contexts -----------------------------------------------------------------------------
+
+CONTEXT_NAMES = [
+    ("Bonjour, je m'appelle Karlo Vexmir.", ["Karlo Vexmir"]),
+    ("Moi, c'est Ondine.", ["Ondine"]),
+    ("Hello, my name is Ondine.", ["Ondine"]),
+    ("Ich heiße Lukas.", ["Lukas"]),
+    ("Me llamo Lucía.", ["Lucía"]),
+    ("Mi chiamo Giulia.", ["Giulia"]),
+    ("Ik heet Sanne.", ["Sanne"]),
+    ("Bonjour Marie,", ["Marie"]),
+    ("Bonjour Marie et Paul,", ["Marie", "Paul"]),
+    ("Hi Grace,", ["Grace"]),
+    ("Dear Anna, thanks for the file.", ["Anna"]),
+    ("Cher Thomas, merci.", ["Thomas"]),
+    ("Liebe Anna,", ["Anna"]),
+    ("Hola Carmen, ¿qué tal?", ["Carmen"]),
+    ("cc Anna, Ben", ["Anna", "Ben"]),
+    ("Merci Pierre !", ["Pierre"]),
+    ("Signé : Camille", ["Camille"]),
+    ("Cordialement,\nAntoine", ["Antoine"]),
+    ("Best regards,\n\nTom", ["Tom"]),
+    ("Bien à vous,\nKarlo Vexmir", ["Karlo Vexmir"]),
+    ("Je suis Marie, la nouvelle stagiaire.", ["Marie"]),
+    ("I'm Sarah and I'll help you.", ["Sarah"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", CONTEXT_NAMES)
+def test_a_lone_first_name_in_a_strong_context_is_a_person(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Je suis passé avec Marie au marché.",
+        "Marie arrive demain.",
+        "On a vu Thomas hier.",
+        "Merci Pierre pour ton aide",  # a homograph needs the greeting to end there
+        "Bonjour à tous,",
+        "Hi team,",
+        "Dear Sir or Madam,",
+        "Cordialement,\nService Client",
+        "Cordialement,\nAcme",
+    ],
+)
+def test_a_lone_first_name_without_a_strong_context_is_not_a_person(text: str) -> None:
+    assert values(text) == []
+
+
+# --- echoes of names already seen ------------------------------------------------------------------
+
+
+def test_a_surname_alone_counts_once_the_full_name_was_seen() -> None:
+    text = "Jean Dupont est venu. Plus tard, Dupont a dit que DUPONT était là. La voiture : Dupont's."
+    assert values(text) == ["Jean Dupont", "Dupont", "DUPONT", "Dupont"]
+
+
+def test_a_first_name_alone_counts_once_the_full_name_was_seen() -> None:
+    assert values("Claire Lefèvre est là. Claire a tout relu.") == ["Claire Lefèvre", "Claire"]
+
+
+def test_a_name_seen_after_an_honorific_is_known_afterwards() -> None:
+    assert values("Mme Zorbec a appelé. Zorbec rappellera.") == ["Zorbec", "Zorbec"]
+
+
+def test_names_seen_earlier_in_the_conversation_are_given_as_known() -> None:
+    assert values("Dupont a rappelé.") == []
+    assert values("Dupont a rappelé.", known=["Jean Dupont"]) == ["Dupont"]
+    assert values("Karlo Vexmir a rappelé.", known=["Karlo Vexmir"]) == ["Karlo Vexmir"]
+    assert values("Ondine viendra.", known=["Ondine"]) == ["Ondine"]
+
+
+def test_echoes_are_lexicon_spans_with_a_lower_score() -> None:
+    spans = detect_names("Jean Dupont est venu. Dupont est reparti.")
+    assert spans[1].source == "lexicon"
+    assert spans[1].score < spans[0].score
+
+
+def test_a_known_name_that_is_a_function_word_only_echoes_mid_sentence() -> None:
+    text = "Will you come? I asked Will."
+    assert values(text, known=["Will Turner"]) == ["Will"]
+
+
+def test_a_known_month_name_used_as_a_date_is_not_an_echo() -> None:
+    text = "April Smith a appelé. Rendez-vous en April 2024 ? April est d'accord."
+    assert values(text) == ["April Smith", "April"]
+
+
+def test_particles_and_honorifics_of_known_names_never_echo() -> None:
+    assert values("De rien, le projet de la mairie.", known=["Jean de La Fontaine", "M. Dupont"]) == []
+
+
+# --- what is not a person --------------------------------------------------------------------------
+
+NOT_NAMES = [
+    "Rose est une couleur.",
+    "Pierre et ciment sont livrés.",
+    "Le marché est en pierre.",
+    "Rendez-vous en avril 2024.",
+    "Nous partons en mai.",
+    "In May 2024 we shipped the first version.",
+    "In April Smith was hired.",
+    "Will Microsoft ship it?",
+    "Je vis à Paris.",
+    "Paris est magnifique.",
+    "Saint-Étienne est une ville.",
+    "London is expensive.",
+    "Atelier Torbel SARL a livré.",
+    "Jean Dupont SARL a livré.",
+    "12 rue Victor Hugo, 75016 Paris",
+    "Lycée Marie Curie",
+    "Victoria Station is the meeting point.",
+    "Merci Beaucoup pour tout.",
+    "Bonjour à toutes et à tous.",
+    "Facture N° 2024-001",
+    "La Marine nationale recrute.",
+    "RAPPORT ANNUEL DUPONT",
+    "PDF Marie",
+    "Rapport Annuel Jean Paul Marie Dupont Martin",
+    "Le Pen est sur la table.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_NAMES)
+def test_ordinary_words_places_dates_and_companies_are_not_persons(text: str) -> None:
+    assert values(text) == []
+
+
+# --- invisible characters and odd spaces -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Jean\u00a0Dupont est venu.", "Jean\u00a0Dupont"),
+        ("Jean\u202fDupont est venu.", "Jean\u202fDupont"),
+        ("Jean Du\u200bpont est venu.", "Jean Du\u200bpont"),
+        ("Jean Dupont\u200d est venu.", "Jean Dupont"),
+        ("\ufeffJean Dupont est venu.", "Jean Dupont"),
+        ("Jean Du\u00adpont est venu.", "Jean Du\u00adpont"),
+        ("Jean\u200bDupont est venu.", "Jean\u200bDupont"),
+        ("M.\u00a0Du\u2060pont est venu.", "Du\u2060pont"),
+    ],
+)
+def test_invisible_characters_and_no_break_spaces_do_not_defeat_detection(text: str, expected: str) -> None:
+    [span] = detect_names(text)
+    assert span.value == expected
+    assert text[span.start : span.end] == span.value
+
+
+def test_accented_and_decomposed_names_are_found() -> None:
+    decomposed = "Chez E\u0301lodie Me\u0301nard."
+    [span] = detect_names("Élodie Ménard et Zoë Müller.")[:1]
+    assert span.value == "Élodie Ménard"
+    assert values("Zoë Müller et Ana Ñúñez.") == ["Zoë Müller", "Ana Ñúñez"]
+    assert values(decomposed) == ["E\u0301lodie Me\u0301nard"]
+
+
+# --- offsets, robustness, speed --------------------------------------------------------------------
+
+NAME_ALPHABET = st.sampled_from(
+    ["Jean", "Dupont", "M.", "Mme", "de", "la", "La", "DUPONT", "Marie", "Bonjour", ",", ".", "\n", " ", "\u200b",
+     "\u00a0", "Cordialement", "je m'appelle", "Rose", "avril", "2024", "SARL", "Élodie", "d'", "Karl", "-"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NAME_ALPHABET, max_size=40).map(" ".join), st.lists(st.sampled_from(["Jean Dupont", "Zorbec"])))
+def test_every_span_reads_its_value_from_the_original_text(text: str, known: list[str]) -> None:
+    spans = detect_names(text, known=known)
+    for span in spans:
+        assert text[span.start : span.end] == span.value
+        assert span.kind == "person"
+        assert span.source in ("lexicon", "context")
+    assert all(a.end <= b.start for a, b in itertools.pairwise(spans))
+
+
+HOSTILE_NAMES = {
+    "first names": "Jean " * 40_000,
+    "full names": "Jean Dupont " * 20_000,
+    "honorifics": "M. Dupont " * 20_000,
+    "capitals": "ABC " * 50_000,
+    "elisions": "d'" * 100_000,
+    "zero widths": "Jean\u200b" * 40_000,
+    "one long word": "a" * 200_000,
+    "closings": "Cordialement,\n" * 15_000,
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_NAMES.values()), ids=list(HOSTILE_NAMES))
+def test_hostile_input_is_scanned_in_linear_time(hostile: str) -> None:
+    started = time.perf_counter()
+    detect_names(hostile)
+    assert time.perf_counter() - started < 10
+
+
+PROSE_FR = (
+    'Bonjour Claire,\n'
+    '\n'
+    'Suite à notre réunion de mardi avec M. Dupont et Mme Lefèvre, je te fais un point sur le '
+    'dossier de la société Atelier Torbel SARL. Le client souhaite avancer la livraison au mois '
+    "d'avril, ce qui paraît ambitieux vu le planning actuel. Jean-Pierre Martin, qui suit le "
+    "projet depuis janvier, pense que c'est faisable si nous renforçons l'équipe avec deux "
+    'développeurs. Rose est une couleur que le client adore, il faudra donc revoir la charte '
+    'graphique avant la fin du mois.\n'
+    '\n'
+    'En avril, nous avons aussi rendez-vous à Lyon avec Maître Garnier pour finaliser le '
+    "contrat. Il a demandé une copie du Kbis et de l'attestation d'assurance. Pierre Marchand, "
+    "notre comptable, préparera les documents. La facture de mars n'a pas encore été réglée : "
+    "Karl Studio SAS nous doit toujours 12 400 euros TTC. J'ai relancé leur service comptable "
+    "par courriel la semaine dernière, sans réponse pour l'instant.\n"
+    '\n'
+    'Le prestataire chez qui nous hébergeons les serveurs, OVH, a annoncé une maintenance le 14 '
+    'mai. Marie Dubois propose de migrer une partie des données vers Google Drive en attendant. '
+    'Je ne suis pas sûr que ce soit une bonne idée pour les données personnelles des clients ; '
+    'la CNIL est assez claire sur le sujet. Paris reste la meilleure option pour le prochain '
+    'séminaire, mais Saint-Étienne est moins chère. Nous en parlerons avec la direction jeudi.\n'
+    '\n'
+    "Pour la partie technique, Thomas Bernard a terminé le module d'authentification. Les tests "
+    'passent, mais il reste deux bugs sur Android. Il propose de les corriger avant la mise en '
+    "production. Sophie Laurent, de son côté, travaille sur l'export PDF des factures et des "
+    "devis. Elle a besoin de l'accès au serveur de pré-production ; peux-tu demander à Nicolas "
+    "Petit de lui ouvrir un compte ? Dupont m'a dit qu'il validerait le budget dès réception du "
+    'devis signé.\n'
+    '\n'
+    "Enfin, n'oublie pas que Mme Lefèvre part en congé à partir du 20 avril. C'est Julien "
+    'Moreau qui reprendra ses dossiers pendant trois semaines. Si tu as des questions sur le '
+    'contrat avec Karl Studio, adresse-toi directement à lui. Le rapport annuel doit être '
+    "envoyé à l'URSSAF et aux impôts avant la fin du trimestre, et la Mairie de Lyon attend "
+    'toujours notre dossier de subvention.\n'
+    '\n'
+    'Cordialement,\n'
+    'Antoine\n'
+)
+
+
+def test_ten_kilobytes_of_french_prose_take_a_few_milliseconds() -> None:
+    text = ((PROSE_FR + "\n") * 5)[:10_240]
+    detect_names(text)  # the lexicons load once
+    best = min(_timed(text) for _ in range(5))
+    assert best < 0.25  # about 4 ms on CPython 3.11; a wide margin for Pyodide and slow CI
+
+
+def _timed(text: str) -> float:
+    started = time.perf_counter()
+    detect_names(text)
+    return time.perf_counter() - started
+
+
+def test_the_french_prose_sample_yields_its_people_and_nothing_else() -> None:
+    assert values(PROSE_FR) == [
+        "Claire", "Dupont", "Lefèvre", "Jean-Pierre Martin", "Garnier", "Pierre Marchand", "Marie Dubois",
+        "Thomas Bernard", "Sophie Laurent", "Nicolas Petit", "Dupont", "Lefèvre", "Julien Moreau", "Antoine",
+    ]

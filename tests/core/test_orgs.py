@@ -1,0 +1,218 @@
+"""Organisation names without a model: legal forms, organisation cues, company e-mail domains, and
+what must not be read as a company."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from openmasq.redact.orgs import detect_orgs
+
+
+def values(text: str) -> list[str]:
+    return [span.value for span in detect_orgs(text)]
+
+
+# --- a capitalised name and its legal form ---------------------------------------------------------
+
+WITH_LEGAL_FORM = [
+    # French
+    ("Je travaille chez Atelier Torbel SARL depuis 2020.", ["Atelier Torbel SARL"]),
+    ("Karl Studio SAS a livré la maquette.", ["Karl Studio SAS"]),
+    ("La facture de Bakartis SASU est arrivée.", ["Bakartis SASU"]),
+    ("Dupont & Fils SARL", ["Dupont & Fils SARL"]),
+    ("Dupont et Fils EURL a fermé.", ["Dupont et Fils EURL"]),
+    ("On a signé avec la SARL Dupont et Fils.", ["SARL Dupont et Fils"]),
+    ("La SCI Les Tilleuls possède l'immeuble.", ["SCI Les Tilleuls"]),
+    ("ACME SAS, 12 rue de la Paix", ["ACME SAS"]),
+    ("Facture Acme SARL n° 12", ["Acme SARL"]),
+    ("Le client Acme SARL a payé.", ["Acme SARL"]),
+    ("La Poste SA distribue le courrier.", ["La Poste SA"]),
+    ("Crédit Agricole SA publie ses comptes.", ["Crédit Agricole SA"]),
+    ("Société Générale SA", ["Société Générale SA"]),
+    # English
+    ("Acme Corp. is hiring.", ["Acme Corp."]),
+    ("Globex Inc. hired me last year.", ["Globex Inc."]),
+    ("I moved to Initech Ltd in May.", ["Initech Ltd"]),
+    ("Hooli LLC signed the lease.", ["Hooli LLC"]),
+    ("Wayne Enterprises PLC", ["Wayne Enterprises PLC"]),
+    ("Github, Inc. owns the repository.", ["Github, Inc."]),
+    ("Bank of America Corp. reported losses.", ["Bank of America Corp."]),
+    ("The Boring Company LLC dug a tunnel.", ["The Boring Company LLC"]),
+    ("at Initech Inc", ["Initech Inc"]),
+    # German, Dutch
+    ("Müller GmbH liefert morgen.", ["Müller GmbH"]),
+    ("Ich arbeite bei der Schmidt GmbH & Co. KG.", ["Schmidt GmbH & Co. KG"]),
+    ("Der Tennisclub Grün-Weiß e.V. lädt ein.", ["Tennisclub Grün-Weiß e.V."]),
+    ("Siemens AG meldet Zahlen.", ["Siemens AG"]),
+    ("Van Dijk BV levert.", ["Van Dijk BV"]),
+    ("Philips N.V. kondigt aan.", ["Philips N.V."]),
+    # Spanish, Italian, Portuguese
+    ("Zurita S.L. emitió la factura.", ["Zurita S.L."]),
+    ("Trabajo para Construcciones Lozano S.A.", ["Construcciones Lozano S.A."]),
+    ("Ferri S.p.A. ha firmato.", ["Ferri S.p.A."]),
+    ("Lavoro per Bianchi Srl da due anni.", ["Bianchi Srl"]),
+    ("A Sousa & Filhos Lda. pagou.", ["Sousa & Filhos Lda."]),
+]
+
+
+@pytest.mark.parametrize("text, expected", WITH_LEGAL_FORM)
+def test_a_capitalised_name_with_a_legal_form_is_a_company(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+def test_legal_form_companies_are_rule_spans() -> None:
+    [span] = detect_orgs("Karl Studio SAS a livré.")
+    assert (span.kind, span.source, span.score) == ("org", "rule", 0.95)
+
+
+# --- organisation cues ---------------------------------------------------------------------------
+
+AFTER_A_CUE = [
+    ("Je travaille chez Karl Studio.", ["Karl Studio"]),
+    ("Elle a commencé chez Google en 2019.", ["Google"]),
+    ("Il est chez La Poste depuis vingt ans.", ["La Poste"]),
+    ("Inscrit chez France Travail.", ["France Travail"]),
+    ("La société Zurita recrute.", ["Zurita"]),
+    ("J'ai appelé l'entreprise Bakartis.", ["Bakartis"]),
+    ("Nous passons par l'agence Pixelis.", ["Pixelis"]),
+    ("Le cabinet Bezier nous conseille.", ["Bezier"]),
+    ("Notre client Vexmir est satisfait.", ["Vexmir"]),
+    ("Notre partenaire Cobalt Systems livre demain.", ["Cobalt Systems"]),
+    ("Le fournisseur Tolmar a du retard.", ["Tolmar"]),
+    ("We signed with the company Globex last week.", ["Globex"]),
+    ("Our client Hooli wants a demo.", ["Hooli"]),
+    ("The vendor Initrode shipped late.", ["Initrode"]),
+    ("Die Firma Brenner hat angerufen.", ["Brenner"]),
+    ("La empresa Zurita contrató a dos personas.", ["Zurita"]),
+    ("L'azienda Ferri ha chiamato.", ["Ferri"]),
+    ("A empresa Tavares pagou.", ["Tavares"]),
+    ("Het bedrijf Jansen belt morgen.", ["Jansen"]),
+    ("la société Karl Studio SAS", ["Karl Studio SAS"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", AFTER_A_CUE)
+def test_capitalised_words_after_an_organisation_cue_are_a_company(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+def test_cue_companies_are_context_spans() -> None:
+    [span] = detect_orgs("Notre client Vexmir est satisfait.")
+    assert (span.source, span.score) == ("context", 0.75)
+
+
+# --- what is not a company ----------------------------------------------------------------------
+
+NOT_COMPANIES = [
+    "Je dîne chez Jean Dupont ce soir.",
+    "Je dors chez Marie.",
+    "Le client Jean Dupont a appelé.",
+    "Sa société a fermé.",
+    "SA mère est venue.",
+    "Il a été élu à l'AG de l'association.",
+    "GmbH & Co. KG",
+    "la société Facture",
+    "Je suis chez Moi.",
+    "Nous sommes chez Paris.",
+    "chez France",
+    "Notre client Monsieur Dupont a appelé.",
+    "Merci pour la facture.",
+    "Contrat de travail signé le 3 mars.",
+    "Notre client : voir annexe.",
+    "Pour la SAS, voir les statuts.",
+    "La SARL est une forme juridique.",
+    "Les SA et les SAS sont des sociétés.",
+    "Inc. et Ltd sont des formes anglo-saxonnes.",
+    "Bonjour,\nCordialement.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_COMPANIES)
+def test_people_places_generic_words_and_bare_legal_forms_are_not_companies(text: str) -> None:
+    assert values(text) == []
+
+
+def test_notorious_brands_are_returned_for_policy_to_decide() -> None:
+    assert values("Je travaille chez Google et notre client Microsoft Corp. aussi.") == ["Google", "Microsoft Corp."]
+
+
+# --- echoes and e-mail domains ---------------------------------------------------------------------
+
+
+def test_a_company_found_with_its_legal_form_is_found_again_without_it() -> None:
+    text = "Karl Studio SAS a signé. Le contrat avec Karl Studio court un an."
+    assert values(text) == ["Karl Studio SAS", "Karl Studio"]
+
+
+def test_a_company_mail_domain_names_the_company_where_the_text_spells_it() -> None:
+    text = "Écris à jean@karl-studio.fr : chez eux, Karl Studio répond vite, karlstudio aussi."
+    assert values(text) == ["Karl Studio", "karlstudio"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Écris à jean@karl-studio.fr pour le devis.",
+        "Voir www.karl-studio.fr ou jean@karl-studio.fr.",
+        "Écris à jean.dupont@gmail.com, Gmail répond.",
+        "Écris à contact@orange.fr, Orange répond.",
+        "Écris à support@impots.gouv.fr.",
+    ],
+)
+def test_a_mail_domain_alone_or_a_webmail_domain_names_no_company(text: str) -> None:
+    assert values(text) == []
+
+
+# --- invisible characters, offsets, robustness -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Karl\u00a0Studio\u00a0SAS a livré.", "Karl\u00a0Studio\u00a0SAS"),
+        ("Karl Stu\u200bdio SAS a livré.", "Karl Stu\u200bdio SAS"),
+        ("chez\u00a0Bakar\u2060tis demain", "Bakar\u2060tis"),
+    ],
+)
+def test_invisible_characters_and_no_break_spaces_do_not_defeat_detection(text: str, expected: str) -> None:
+    [span] = detect_orgs(text)
+    assert span.value == expected
+    assert text[span.start : span.end] == span.value
+
+
+ORG_ALPHABET = st.sampled_from(
+    ["Karl", "Studio", "SAS", "SARL", "Inc.", "chez", "la société", "client", "Jean", "Dupont", "&", "et", ",",
+     ".", "\n", " ", "\u200b", "\u00a0", "jean@karl-studio.fr", "La", "Poste", "GmbH", "S.A.", "de"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ORG_ALPHABET, max_size=40).map(" ".join))
+def test_every_span_reads_its_value_from_the_original_text_and_none_overlap(text: str) -> None:
+    spans = detect_orgs(text)
+    for span in spans:
+        assert text[span.start : span.end] == span.value
+        assert span.kind == "org"
+    assert all(a.end <= b.start for a, b in itertools.pairwise(spans))
+
+
+HOSTILE_ORGS = {
+    "legal forms": "Acme SARL " * 20_000,
+    "cues": "chez Acme " * 20_000,
+    "mail domains": "a@karl-studio.fr Karl Studio " * 7_000,
+    "dotted forms": "S.A. " * 40_000,
+    "ampersands": "& " * 100_000,
+    "hyphens": "A-" * 100_000,
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_ORGS.values()), ids=list(HOSTILE_ORGS))
+def test_hostile_input_is_scanned_in_linear_time(hostile: str) -> None:
+    started = time.perf_counter()
+    detect_orgs(hostile)
+    assert time.perf_counter() - started < 10

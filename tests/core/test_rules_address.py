@@ -1,0 +1,97 @@
+"""Rule detection of street addresses (FR, EN, DE, ES, IT) with their postal code and city."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact.rules import detect_addresses, detect_rules
+
+
+def addresses(text: str) -> list[tuple[str, int, int]]:
+    return [(s.value, s.start, s.end) for s in detect_rules(text) if s.kind == "address"]
+
+
+ADDRESSES = [
+    # French
+    ("J'habite au 12 rue de la Paix, 75002 Paris.", "12 rue de la Paix, 75002 Paris"),
+    ("12 bis, avenue Victor Hugo", "12 bis, avenue Victor Hugo"),
+    ("3 place de l'Église 69001 Lyon", "3 place de l'Église 69001 Lyon"),
+    ("au 8 boulevard Saint-Michel", "8 boulevard Saint-Michel"),
+    ("5 allée des Tilleuls\n33000 Bordeaux", "5 allée des Tilleuls\n33000 Bordeaux"),
+    ("14 chemin du Moulin", "14 chemin du Moulin"),
+    ("7 impasse Jean Jaurès", "7 impasse Jean Jaurès"),
+    ("2 quai d'Orsay 75007 Paris", "2 quai d'Orsay 75007 Paris"),
+    ("40 Rue du 8 Mai 1945", "40 Rue du 8 Mai 1945"),
+    ("10 cours Mirabeau, 13100 Aix-en-Provence", "10 cours Mirabeau, 13100 Aix-en-Provence"),
+    ("1 route de Lyon, 38000 Grenoble CEDEX 9", "1 route de Lyon, 38000 Grenoble CEDEX 9"),
+    ("12 rue de la paix, 75002 paris", "12 rue de la paix, 75002 paris"),
+    ("12\u00a0rue de la Paix", "12\u00a0rue de la Paix"),
+    # English
+    ("221B Baker Street, London NW1 6XE", "221B Baker Street, London NW1 6XE"),
+    ("1600 Pennsylvania Avenue NW, Washington, DC 20500", "1600 Pennsylvania Avenue NW, Washington, DC 20500"),
+    ("10 Downing Street", "10 Downing Street"),
+    ("742 Evergreen Terrace", "742 Evergreen Terrace"),
+    ("350 Fifth Ave, Apt 5B", "350 Fifth Ave, Apt 5B"),
+    ("1585 Broadway", "1585 Broadway"),
+    ("tenant at Flat 3, 56 Gloucester Road, London SW7 4QT.", "Flat 3, 56 Gloucester Road, London SW7 4QT"),
+    ("Appt 12, 3 rue Nationale 59000 Lille", "Appt 12, 3 rue Nationale 59000 Lille"),
+    # German
+    ("Hauptstraße 5, 10115 Berlin", "Hauptstraße 5, 10115 Berlin"),
+    ("Berliner Str. 12", "Berliner Str. 12"),
+    ("Am Markt 3", "Am Markt 3"),
+    ("Lindenweg 7a", "Lindenweg 7a"),
+    ("Karl-Marx-Allee 90\n10243 Berlin", "Karl-Marx-Allee 90\n10243 Berlin"),
+    ("Marktplatz 1, 8001 Zürich", "Marktplatz 1, 8001 Zürich"),
+    # Spanish
+    ("Calle Mayor 5, 28013 Madrid", "Calle Mayor 5, 28013 Madrid"),
+    ("C/ Alcalá 23", "C/ Alcalá 23"),
+    ("Avenida de la Constitución, 12", "Avenida de la Constitución, 12"),
+    ("Plaza Mayor 1", "Plaza Mayor 1"),
+    ("Paseo de la Castellana nº 100", "Paseo de la Castellana nº 100"),
+    # Italian
+    ("Via Roma 10, 00100 Roma", "Via Roma 10, 00100 Roma"),
+    ("via Giuseppe Garibaldi, 12", "via Giuseppe Garibaldi, 12"),
+    ("Viale Europa 22/A", "Viale Europa 22/A"),
+    ("Piazza Navona 5", "Piazza Navona 5"),
+    ("Corso Buenos Aires 3, 20124 Milano MI", "Corso Buenos Aires 3, 20124 Milano MI"),
+    ("Via dell'Orso 7", "Via dell'Orso 7"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), ADDRESSES)
+def test_street_address_is_found_with_its_postal_code(text: str, value: str) -> None:
+    start = text.index(value)
+    assert (value, start, start + len(value)) in addresses(text), addresses(text)
+
+
+NOT_ADDRESSES = [
+    "il reste 3 places de parking",
+    "les 2 rues sont fermées",
+    "j'ai vu 3 place de la gare",
+    "I have 3 apples and 2 oranges",
+    "Spring 2024 collection",
+    "String 5 is too long",
+    "in 2019 we moved",
+    "via Email 3 fois",
+    "via Slack",
+    "Plaza",
+    "Am Montag",
+    "10 Street",
+    "la rue est calme",
+    "Calle 5",
+    "3 avenue",
+]
+
+
+@pytest.mark.parametrize("text", NOT_ADDRESSES)
+def test_no_address_in_ordinary_prose(text: str) -> None:
+    assert addresses(text) == []
+
+
+def test_address_with_postal_code_is_more_certain() -> None:
+    scores = [s.score for s in detect_addresses("12 rue de la Paix, 75002 Paris et 3 rue Nationale")]
+    assert scores == [0.9, 0.8]
+
+
+def test_german_preposition_street_without_postal_code_is_a_weak_guess() -> None:
+    assert [s.score for s in detect_addresses("Am Markt 3")] == [0.6]

@@ -1,0 +1,178 @@
+"""Rule detection of e-mail addresses and phone numbers: exact values and offsets."""
+
+from __future__ import annotations
+
+import phonenumbers
+import pytest
+from phonenumbers import PhoneNumberFormat, PhoneNumberType
+
+from openmasq.redact.rules import detect_contact, detect_rules
+
+
+def spans_of(text: str, kind: str) -> list[tuple[str, int, int]]:
+    return [(s.value, s.start, s.end) for s in detect_rules(text) if s.kind == kind]
+
+
+def expect(text: str, kind: str, value: str) -> None:
+    start = text.index(value)
+    assert (value, start, start + len(value)) in spans_of(text, kind), spans_of(text, kind)
+
+
+EMAILS = [
+    ("Écrivez à jean.dupont@example.fr demain", "jean.dupont@example.fr"),
+    ("mail: Jean.Dupont+news@Example.CO.UK.", "Jean.Dupont+news@Example.CO.UK"),
+    ("<marie_curie-1867@mail.univ-paris.fr>", "marie_curie-1867@mail.univ-paris.fr"),
+    ("mailto:contact@jean-dupont.fr?subject=hi", "contact@jean-dupont.fr"),
+    ("jérôme.élise@exemple.fr", "jérôme.élise@exemple.fr"),
+    ("a@b.io", "a@b.io"),
+    ("Contact: jean [at] example [dot] com", "jean [at] example [dot] com"),
+    ("jean(at)example(dot)fr pour info", "jean(at)example(dot)fr"),
+    ("jean {at} exemple {point} fr", "jean {at} exemple {point} fr"),
+    ("jean [arobase] exemple [point] fr", "jean [arobase] exemple [point] fr"),
+    ("jean [@] example.fr", "jean [@] example.fr"),
+    ("jean.dupont [AT] example [DOT] org", "jean.dupont [AT] example [DOT] org"),
+    ("write to jean at gmail dot com today", "jean at gmail dot com"),
+    ("jean\u200b.dupont@example.fr", "jean\u200b.dupont@example.fr"),
+    ("x" * 64 + "@example.com", "x" * 64 + "@example.com"),
+    ("premier@a.fr, second@b.de", "second@b.de"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), EMAILS)
+def test_email_is_found_with_exact_offsets(text: str, value: str) -> None:
+    expect(text, "email", value)
+
+
+NOT_EMAILS = [
+    "user@localhost",
+    "foo@bar",
+    "@handle on twitter",
+    "a@b",
+    "version@1.2.3",
+    "x" * 65 + "@example.com",
+    "meet me at home dot later",
+    "write to jean at noon dot ok",
+    "a@" * 200,
+    "Le prix est de 3 [at] 4",
+    "jean@-example.com",
+    "name@example.c",
+    "prix@1.50€",
+    "email me at the office",
+    "@@@.com",
+    "postgres://app:Tilleul58rq@db.internal:5432/app",
+]
+
+
+@pytest.mark.parametrize("text", NOT_EMAILS)
+def test_no_email_in_text_without_an_address(text: str) -> None:
+    assert spans_of(text, "email") == []
+
+
+def test_email_value_never_starts_with_a_dot() -> None:
+    assert spans_of("...jean@example.fr", "email") == [("jean@example.fr", 3, 18)]
+
+
+PHONES = [
+    ("Tél : 06 12 34 56 78.", "06 12 34 56 78", 0.9),
+    ("appelez le 01 23 45 67 89", "01 23 45 67 89", 0.9),
+    ("0612345678", "0612345678", 0.9),
+    ("06.12.34.56.78", "06.12.34.56.78", 0.9),
+    ("06-12-34-56-78", "06-12-34-56-78", 0.9),
+    ("+33 6 12 34 56 78", "+33 6 12 34 56 78", 1.0),
+    ("+33 (0)6 12 34 56 78", "+33 (0)6 12 34 56 78", 1.0),
+    ("0033 6 12 34 56 78", "0033 6 12 34 56 78", 1.0),
+    ("+33612345678", "+33612345678", 1.0),
+    ("London: 020 7946 0958", "020 7946 0958", 0.9),
+    ("mobile 07911 123456", "07911 123456", 0.9),
+    ("+44 20 7946 0958", "+44 20 7946 0958", 1.0),
+    ("call (202) 555-0143", "(202) 555-0143", 0.8),
+    ("office 202-555-0143", "202-555-0143", 0.7),
+    ("+1 415 555 2671", "+1 415 555 2671", 1.0),
+    ("1-202-555-0143", "1-202-555-0143", 0.7),
+    ("Berlin 030 1234567", "030 1234567", 0.9),
+    ("Büro 030/1234567", "030/1234567", 0.9),
+    ("Handy 0171 1234567", "0171 1234567", 0.9),
+    ("+49 (0)30 1234567", "+49 (0)30 1234567", 1.0),
+    ("teléfono 912 345 678", "912 345 678", 0.8),
+    ("móvil: 612 34 56 78", "612 34 56 78", 0.8),
+    ("+34 612 34 56 78", "+34 612 34 56 78", 1.0),
+    ("Roma 06 1234 5678", "06 1234 5678", 0.9),
+    ("cellulare 333 123 4567", "333 123 4567", 0.8),
+    ("+39 333 123 4567", "+39 333 123 4567", 1.0),
+    ("Bruxelles 02 555 12 12", "02 555 12 12", 0.9),
+    ("GSM 0470 12 34 56", "0470 12 34 56", 0.9),
+    ("Zürich 044 668 18 00", "044 668 18 00", 0.9),
+    ("+41 44 668 18 00", "+41 44 668 18 00", 1.0),
+    ("06\u00a012\u00a034\u00a056\u00a078", "06\u00a012\u00a034\u00a056\u00a078", 0.9),
+    ("06 12\u200b 34 56 78", "06 12\u200b 34 56 78", 0.9),
+    ("06\u202f12\u202f34\u202f56\u202f78", "06\u202f12\u202f34\u202f56\u202f78", 0.9),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "score"), PHONES)
+def test_valid_phone_is_found_with_its_confidence(text: str, value: str, score: float) -> None:
+    start = text.index(value)
+    found = [s for s in detect_contact(text) if s.kind == "phone"]
+    assert [(s.value, s.start, s.end, s.score) for s in found] == [(value, start, start + len(value), score)]
+
+
+def test_two_phones_in_one_run_are_split_at_the_wide_gap() -> None:
+    text = "06 12 34 56 78 / 01 23 45 67 89"
+    assert [v for v, _, _ in spans_of(text, "phone")] == ["06 12 34 56 78", "01 23 45 67 89"]
+
+
+def test_phone_followed_by_extra_digits_keeps_its_valid_prefix() -> None:
+    assert spans_of("06 12 34 56 78 9", "phone") == [("06 12 34 56 78", 0, 14)]
+
+
+NOT_PHONES = [
+    "le 12/03/2024 à 14h30",
+    "le 12.03.2024",
+    "2024-03-12T14:30:00",
+    "de 14:30 à 16:45",
+    "saison 2023-2024",
+    "Prix : 1 250 000 €",
+    "Montant : 612 345 678 €",
+    "SIRET 732 829 320 00074",
+    "SIREN : 732 829 320",
+    "carte 4111 1111 1111 1111",
+    "IBAN FR76 3000 6000 0112 3456 7890 189",
+    "NIR 1 85 05 78 006 084 91",
+    "0612345678abc",
+    "ref A0612345678",
+    "06 12 34 56",
+    "+33 1 23",
+    "commande 45871236",
+    "ISBN 978-2-07-036822-8",
+    "version 10.0.19041.1",
+    "IP 192.168.100.200",
+    "732 829 320",
+    "2 000 000 habitants",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PHONES)
+def test_no_phone_in_dates_amounts_and_identifiers(text: str) -> None:
+    assert spans_of(text, "phone") == []
+
+
+REGIONS = ["FR", "GB", "DE", "ES", "IT", "BE", "CH", "US"]
+NUMBER_TYPES = [PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE, PhoneNumberType.TOLL_FREE]
+
+
+def example_numbers() -> list[str]:
+    """libphonenumber's own example numbers, written nationally and internationally."""
+    written = []
+    for region in REGIONS:
+        for number_type in NUMBER_TYPES:
+            number = phonenumbers.example_number_for_type(region, number_type)
+            if number is not None:
+                for layout in (PhoneNumberFormat.NATIONAL, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.E164):
+                    written.append(phonenumbers.format_number(number, layout))
+    return written
+
+
+@pytest.mark.parametrize("number", example_numbers())
+def test_example_number_after_a_phone_word_is_found(number: str) -> None:
+    text = f"Tél : {number}, merci"
+    assert spans_of(text, "phone") == [(number, 6, 6 + len(number))]
