@@ -182,3 +182,16 @@ def test_odd_input_is_handled_and_restores(text):
 def test_a_zero_width_character_inside_a_name_does_not_defeat_detection():
     result = _redact("Contrat de Marie Du\u200bpont, signé par Marie Du\u200bpont.")
     assert "Du\u200bpont" not in result.text and "Dupont" not in result.text
+
+
+def test_a_fake_generator_that_cannot_shape_a_value_falls_back_to_a_marker(monkeypatch):
+    module = sys.modules["openmasq.redact.allocate"]
+
+    def broken(kind, value, rng, **hints):
+        raise ValueError("unparseable")
+
+    monkeypatch.setattr(module.fakes, "fake_for", broken)
+    result = _redact("Écrire à marie.dupont@karl-studio.fr")
+    assert "marie.dupont" not in result.text
+    assert re.search(r"\[EMAIL\d+\]", result.text)
+    assert restore(result.text, result.vault) == "Écrire à marie.dupont@karl-studio.fr"

@@ -33,3 +33,10 @@ def test_categories_switched_off_stay_in_clear_on_replay():
     vault = pseudonymise("Écris à marie.dupont@karl-studio.fr", Vault.new("cc" * 32)).vault
     wire = replay_for_model("marie.dupont@karl-studio.fr", vault, RedactOptions(categories=(("email", False),)))
     assert wire == "marie.dupont@karl-studio.fr"
+
+
+def test_a_slug_spelling_of_an_organisation_gets_a_slug_fake():
+    vault = pseudonymise("Réunion chez Norvik Group demain.", Vault.new("dd" * 32)).vault
+    wire = replay_for_model("écrire à contact@norvik-group.fr", vault)
+    assert "norvik" not in wire.lower()
+    assert " " not in wire.split("à ", 1)[1]

@@ -94,3 +94,9 @@ def test_reserved_addresses_are_reported_for_policy_to_judge() -> None:
 def test_url_scores_above_a_bare_domain() -> None:
     by_kind = {s.kind: s.score for s in detect_network("https://a-b.fr and c-d.fr")}
     assert by_kind == {"url": 1.0, "domain": 0.6}
+
+
+def test_a_dotted_phone_fragment_with_leading_zeros_is_not_an_ipv4_address():
+    from openmasq.redact.rules import detect_rules
+
+    assert [s for s in detect_rules("appelez le 06.37.68.08") if s.kind == "ipv4"] == []

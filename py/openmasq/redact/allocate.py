@@ -96,8 +96,13 @@ def _fake_substitute(span: Span, context: Context) -> str:
 
 
 def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[..., str]) -> str | None:
+    """The first acceptable fake over the attempts; a generator that cannot shape this value
+    (an odd format it does not parse) yields no fake, and the caller falls back to a marker."""
     for attempt in range(MAX_ATTEMPTS):
-        candidate = make(seeded_rng(context.vault.key, purpose, fold(real), attempt))
+        try:
+            candidate = make(seeded_rng(context.vault.key, purpose, fold(real), attempt))
+        except (ValueError, LookupError, ArithmeticError):
+            return None
         if not context.rejects(candidate, real):
             return candidate
     return None

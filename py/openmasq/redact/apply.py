@@ -141,12 +141,21 @@ def _variant_substitute(surface: str, real: str, sub: str, kind: str, vault: Vau
     """"DUPONT" where the vault knows "Dupont" -> "LEFÈVRE", recorded so it restores exactly."""
     if sub.startswith("["):
         return sub
-    cased = fakes.match_case(surface, sub)
+    cased = fakes.match_case(surface, _with_separators_of(surface, sub))
     owner = vault.entries.get(cased)
     if owner is None:
         vault.record(cased, surface, kind, alias=True)
         return cased
     return cased if fold(owner) == fold(surface) else sub
+
+
+def _with_separators_of(surface: str, sub: str) -> str:
+    """A slug spelling ("norvik-group" inside an e-mail domain) gets a slug fake: a space
+    would break the address."""
+    if " " in surface or " " not in sub:
+        return sub
+    separator = next((ch for ch in surface if ch in "-_."), "")
+    return separator.join(sub.split())
 
 
 def _surname_occurrences(text: str, vault: Vault, excluded: frozenset[str]) -> list[Replacement]:

@@ -118,10 +118,12 @@ _IPV6_ANCHOR = re.compile(r":[0-9A-Fa-f]{0,4}:")
 
 
 def find_ipv4(text: str) -> list[Hit]:
-    """Dotted quads with every octet <= 255; 3-part versions and 5-part runs never match."""
+    """Dotted quads with every octet <= 255 and no leading zero ("06.37.68.08" is a phone
+    fragment, and no parser accepts it as an address); 3-part versions and 5-part runs never match."""
     hits: list[Hit] = []
     for m in near_long_numbers(text, _IPV4, 4, 4):
-        if all(int(octet) <= 255 for octet in m.group(0).split(".")):
+        octets = m.group(0).split(".")
+        if all(int(octet) <= 255 and (octet == "0" or not octet.startswith("0")) for octet in octets):
             hits.append(Hit(m.start(), m.end(), "ipv4", 1.0))
     return hits
 
