@@ -231,3 +231,13 @@ def test_ten_thousand_facts_and_megabyte_strings_stay_fast():
     big = parse_extraction(cases[1], 25)
     assert big is not None and len(big.facts[0].fact) == 600
     assert big.profile is not None and len(big.profile) <= 2400
+
+
+def test_deeply_nested_model_output_is_illegible_without_recursing():
+    from openmasq.memory.extract.parse import MAX_NESTING, nesting_depth, parse_extraction
+
+    deep = '{"faits": ' + "[" * 5000 + "]" * 5000 + "}"
+    assert nesting_depth(deep) == 5001
+    assert nesting_depth('{"a": "[[[[[[", "b": [1]}') == 2
+    assert parse_extraction(deep, 6) is None
+    assert MAX_NESTING >= 8

@@ -114,9 +114,10 @@ def _person_fake(value: str, context: Context) -> str:
     tokens = re.split(r"(\s+)", value)
     name_positions = [i for i, tok in enumerate(tokens) if _is_name_word(tok)]
     pieces = list(tokens)
+    words = [_split_possessive(tokens[i])[0] for i in name_positions]
     for order, i in enumerate(name_positions):
         word, suffix = _split_possessive(tokens[i])
-        role = _role_of(word, order, len(name_positions))
+        role = _role_of(word, order, words)
         fake = _word_fake(word, role, context)
         pieces[i] = fakes.match_case(word, fake) + suffix
     result = "".join(pieces)
@@ -144,14 +145,16 @@ def _split_possessive(word: str) -> tuple[str, str]:
     return word, ""
 
 
-def _role_of(word: str, order: int, count: int) -> str:
-    """First name or surname: an ALL-CAPS word is a surname ("DUPONT Jean"), the first word of
-    several is a first name when the lexicon knows it, a lone word is a surname unless it is
-    only known as a first name."""
+def _role_of(word: str, order: int, words: list[str]) -> str:
+    """First name or surname: an ALL-CAPS word is a surname ("DUPONT Marie"); a word the lexicon
+    knows as a first name is one when it leads the name or follows capitalised surnames; a lone
+    word is a surname unless it is only known as a first name."""
     if word.isupper() and len(word) > 1:
         return "last"
-    if count > 1:
-        return "first" if order == 0 and lexicon.is_first_name(word) else "last"
+    if len(words) > 1:
+        others_are_caps = all(w.isupper() for j, w in enumerate(words) if j != order)
+        leads = order == 0 or others_are_caps
+        return "first" if leads and lexicon.is_first_name(word) else "last"
     if lexicon.is_first_name(word) and not lexicon.is_surname(word):
         return "first"
     return "last"

@@ -87,7 +87,10 @@ def apply(
     for rep in _exact_occurrences(text, table):
         chosen.add(rep)
     for rep in _variant_occurrences(FoldedText(text), table, vault):
-        chosen.add(rep)
+        if chosen.add(rep) and rep.substitute not in vault.entries:
+            # Recorded only once accepted: an entry for a rejected occurrence would later
+            # restore text that was never a substitute.
+            vault.record(rep.substitute, rep.value, rep.kind, alias=True)
     if vault.mode == "token":
         for rep in _surname_occurrences(text, vault, excluded_categories):
             chosen.add(rep)
@@ -138,15 +141,16 @@ def _variant_occurrences(folded: FoldedText, table: dict[str, tuple[str, str]], 
 
 
 def _variant_substitute(surface: str, real: str, sub: str, kind: str, vault: Vault) -> str:
-    """"DUPONT" where the vault knows "Dupont" -> "LEFÈVRE", recorded so it restores exactly."""
+    """"DUPONT" where the vault knows "Dupont" -> "LEFÈVRE" (recorded by the caller once the
+    occurrence is accepted, so it restores exactly); the plain substitute when that spelling
+    already stands for another value."""
     if sub.startswith("["):
         return sub
     cased = fakes.match_case(surface, _with_separators_of(surface, sub))
     owner = vault.entries.get(cased)
-    if owner is None:
-        vault.record(cased, surface, kind, alias=True)
+    if owner is None or owner == surface:
         return cased
-    return cased if fold(owner) == fold(surface) else sub
+    return sub
 
 
 def _with_separators_of(surface: str, sub: str) -> str:

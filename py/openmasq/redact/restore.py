@@ -21,6 +21,7 @@ _MARKER = re.compile(r"^\[([A-Za-z_]+\d+[a-z]?)\]$")
 _NUMBER_TOKEN = re.compile(r"^n\d+$")
 _ELISION = r"(?:(?<![^\W_])(?P<el>[dD]|[qQ][uU])['’])?"
 CASED_KINDS = frozenset({"person", "org", "location", "address", "username"})
+_LOOKAHEAD = 2
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Restorer:
         ordered = sorted({k.surface for k in keys}, key=lambda s: (-len(s), s))
         self.pattern: re.Pattern[str] | None = None
         if ordered:
-            body = "|".join(word_bounded(_key_pattern(s), s) for s in ordered)
+            body = "|".join(_inside_no_address(word_bounded(_key_pattern(s), s), s) for s in ordered)
             self.pattern = re.compile(f"{_ELISION}(?P<key>{body})")
         # Folded spellings (with an optional elision) for the streaming hold-back test.
         prefixes = {fold(s) for s in ordered}
@@ -74,7 +75,8 @@ class Restorer:
         for m in self.pattern.finditer(text, pos):
             if m.start() >= cut:
                 break
-            if m.end() > cut or (not final and m.end() >= len(text)):
+            # Not final: the look-aheads peek up to two characters past a match.
+            if m.end() > cut or (not final and m.end() + _LOOKAHEAD > len(text)):
                 cut = m.start()
                 break
             pieces.append(text[cursor : m.start()])
@@ -191,6 +193,14 @@ def _key_pattern(surface: str) -> str:
     if _MARKER.match(surface) or surface.startswith("\\["):
         return re.escape(surface)
     return tolerant_pattern(surface)
+
+
+def _inside_no_address(source: str, surface: str) -> str:
+    """A name key must not match the start or end of a longer e-mail or domain token
+    ("Laura" in "laura.begin@x.fr" belongs to the address, which has its own key)."""
+    left = r"(?<![^\W_][.@])" if surface[:1].isalnum() else ""
+    right = r"(?![.@][^\W_])" if surface[-1:].isalnum() else ""
+    return f"{left}{source}{right}"
 
 
 def _collapse(surface: str) -> str:

@@ -94,7 +94,37 @@ def balanced_objects(text: str) -> list[tuple[int, int]]:
     return outer
 
 
+# json.loads recurses once per nesting level: in Pyodide a deep "[[[[..." from a model
+# overflows the WebAssembly stack and kills the worker instead of raising RecursionError.
+# No extraction object nests beyond a handful of levels.
+MAX_NESTING = 64
+
+
+def nesting_depth(candidate: str) -> int:
+    """The deepest [ / { nesting outside JSON strings (linear, no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in candidate:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _load_object(candidate: str) -> dict[str, object] | None:
+    if nesting_depth(candidate) > MAX_NESTING:
+        return None
     try:
         value = json.loads(candidate)
     except (ValueError, RecursionError):
