@@ -54,6 +54,22 @@ def _parser() -> argparse.ArgumentParser:
     rest = commands.add_parser("restore", help="restore real values in stdin using a vault")
     rest.add_argument("--vault", type=Path, metavar="FILE", required=True, help="the conversation's vault")
     rest.set_defaults(run=_run_restore)
+
+    proxy = commands.add_parser(
+        "proxy", help="run the local redacting proxy (OpenAI- and Anthropic-compatible)",
+        description="Serve /v1/chat/completions, /v1/messages and /v1/models on localhost: every text a client "
+                    "sends is redacted before it reaches UPSTREAM, and the answers are restored. One vault per "
+                    "X-OpenMasq-Session header (evicted after 1 h idle), otherwise one per request.")
+    proxy.add_argument("--upstream", required=True, metavar="URL",
+                       help="the provider's base URL as an SDK takes it (https://api.openai.com/v1, "
+                            "http://127.0.0.1:11434/v1, ...) or a preset: ollama, lmstudio, llamacpp, vllm, "
+                            "openai, anthropic, openrouter, mistral, groq")
+    proxy.add_argument("--port", type=int, default=8787, help="port to listen on (default 8787)")
+    proxy.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    proxy.add_argument("--level", choices=LEVELS, default="renforce", help="protection level (default renforce)")
+    proxy.add_argument("--mode", choices=("fake", "token"), default="fake",
+                       help="believable fakes (default) or [PERSON1]-style tokens")
+    proxy.set_defaults(run=_run_proxy)
     return parser
 
 
@@ -124,6 +140,19 @@ def _run_restore(args: argparse.Namespace) -> int:
     vault = _load_vault(args.vault, must_exist=True)
     assert vault is not None
     _emit(restore(_read_stdin(), vault))
+    return 0
+
+
+def _run_proxy(args: argparse.Namespace) -> int:
+    try:
+        from .proxy.app import ProxyConfig, resolve_upstream, serve
+    except ImportError as error:
+        raise CliError(f"the proxy needs its extra: pip install 'openmasq[proxy]' ({error.name} is missing)") from None
+    try:
+        resolve_upstream(args.upstream)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    serve(ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode)), host=args.host, port=args.port)
     return 0
 
 

@@ -11,15 +11,13 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
-from .text import fold, fold_char, strip_accents, tolerant_pattern, word_bounded
+from .text import FoldedText, fold, strip_accents
 from .vault import Vault
 
 _MARKER = re.compile(r"^\[([A-Za-z_]+\d+[a-z]?)\]$")
 _NUMBER_TOKEN = re.compile(r"^n\d+$")
-_ELISION = r"(?:(?<![^\W_])(?P<el>[dD]|[qQ][uU])['’])?"
 CASED_KINDS = frozenset({"person", "org", "location", "address", "username"})
 _LOOKAHEAD = 2
 
@@ -33,7 +31,9 @@ class _Key:
 
 
 class Restorer:
-    """Compiled matcher for one vault state (build once per reply)."""
+    """Matcher for one vault state (build once per reply). Keys are looked up on the folded
+    reply (case, accents and separator runs folded, offsets mapped back) by slicing at word
+    starts: no regex over the keys, so building and matching stay cheap whatever the vault's size."""
 
     def __init__(self, vault: Vault, *, args: bool = False) -> None:
         self.args = args
@@ -44,60 +44,105 @@ class Restorer:
         for key in keys:
             self._exact.setdefault(_collapse(key.surface), key)
             folded = fold(key.surface)
-            self._folded.setdefault(folded, set()).add(key.real)
-            self._by_fold.setdefault(folded, key)
-        ordered = sorted({k.surface for k in keys}, key=lambda s: (-len(s), s))
-        self.pattern: re.Pattern[str] | None = None
-        if ordered:
-            body = "|".join(_inside_no_address(word_bounded(_key_pattern(s), s), s) for s in ordered)
-            self.pattern = re.compile(f"{_ELISION}(?P<key>{body})")
+            if folded:
+                self._folded.setdefault(folded, set()).add(key.real)
+                self._by_fold.setdefault(folded, key)
+        ordered = sorted(self._by_fold, key=lambda f: (-len(f), f))
+        self._keys = frozenset(ordered)
+        # Candidate key lengths per first character, longest first: a match is looked up by
+        # slicing the folded reply, never by a regex alternation over every key.
+        lengths: dict[str, set[int]] = {}
+        for folded_key in ordered:
+            lengths.setdefault(folded_key[0], set()).add(len(folded_key))
+        self._lengths = {ch: sorted(ls, reverse=True) for ch, ls in lengths.items()}
         # Folded spellings (with an optional elision) for the streaming hold-back test.
-        prefixes = {fold(s) for s in ordered}
-        prefixes |= {f"{el}'{p}" for p in list(prefixes) for el in ("d", "qu")}
-        prefixes |= {f"{el}’{p}" for p in list(prefixes) if "'" not in p for el in ("d", "qu")}
+        prefixes = set(ordered)
+        prefixes |= {f"{el}{apostrophe}{p}" for p in ordered for el in ("d", "qu") for apostrophe in "'’"}
         self._prefixes = sorted(prefixes)
-        self._firsts = {p[0] for p in self._prefixes if p}
-        self.max_len = max((len(s) for s in ordered), default=0) * 4 + 8
+        self._firsts = {p[0] for p in self._prefixes}
+        self.max_len = max((len(p) for p in self._prefixes), default=0)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self._keys
 
     # --- whole text -------------------------------------------------------------------------
 
     def restore(self, text: str) -> str:
-        out, _ = self.restore_until(text, 0, len(text), final=True)
+        out, _ = self.release(text, 0, final=True)
         return out
 
-    def restore_until(self, text: str, pos: int, cut: int, *, final: bool) -> tuple[str, int]:
-        """Restore text[pos:cut], stopping earlier before a match that might still change
-        with more text (when not final). Returns the output and where it stopped."""
-        if self.pattern is None:
-            return text[pos:cut], cut
+    def release(self, text: str, pos: int, *, final: bool) -> tuple[str, int]:
+        """Restore text[pos:] and return it with the offset where it stopped: everything, when
+        final; else up to the earliest point from which more text could still change a match."""
+        if not self._keys:
+            return text[pos:], len(text)
+        view = FoldedText(text)
+        fpos = bisect.bisect_left(view.origin, pos)
+        cut = len(text) if final else self._hold_point(view, fpos)
         pieces: list[str] = []
         cursor = pos
-        for m in self.pattern.finditer(text, pos):
-            if m.start() >= cut:
+        while (found := self._next_match(view.folded, fpos)) is not None:
+            fstart, fkey, fend = found
+            start, key_start = view.origin[fstart], view.origin[fkey]
+            end = view.origin[fend - 1] + 1
+            if start >= cut:
                 break
-            # Not final: the look-aheads peek up to two characters past a match.
-            if m.end() > cut or (not final and m.end() + _LOOKAHEAD > len(text)):
-                cut = m.start()
+            # Not final: the boundary checks peek up to two characters past a match.
+            if end > cut or (not final and fend + _LOOKAHEAD > len(view.folded)):
+                cut = start
                 break
-            pieces.append(text[cursor : m.start()])
-            pieces.append(self._replacement(m))
-            cursor = m.end()
+            end = self._exact_prefix_end(text, key_start, end)
+            pieces.append(text[cursor:start])
+            pieces.append(self._replacement(text[start:key_start], text[key_start:end]))
+            cursor = end
+            fpos = bisect.bisect_left(view.origin, end)
         pieces.append(text[cursor:cut])
         return "".join(pieces), cut
 
-    def _replacement(self, m: re.Match[str]) -> str:
-        surface = m.group("key")
-        elision = m.group("el")
+    def _next_match(self, folded: str, fpos: int) -> tuple[int, int, int] | None:
+        """(match start, key start, end) in the folded text of the leftmost, longest key
+        occurrence from fpos; a French elision ("d'", "qu'") before a key belongs to the match."""
+        for p in range(fpos, len(folded)):
+            ch = folded[p]
+            if ch.isalnum() and p > 0 and folded[p - 1].isalnum():
+                continue  # not a word start
+            for elided in _elision_lengths(folded, p):
+                end = self._longest_key_at(folded, p + elided)
+                if end is not None:
+                    return p, p + elided, end
+        return None
+
+    def _longest_key_at(self, folded: str, p: int) -> int | None:
+        for length in self._lengths.get(folded[p : p + 1], ()):
+            candidate = folded[p : p + length]
+            if len(candidate) == length and candidate in self._keys and _bounded_at(folded, p, p + length):
+                return p + length
+        return None
+
+    def _exact_prefix_end(self, text: str, start: int, end: int) -> int:
+        """Where to end a match: a tolerant match that is not itself a key ("Bégin Laura" in
+        "Bégin Laura Bégin") yields to the longest exact key it starts with ("Bégin"), so
+        adjacent names restore as they were written."""
+        surface = text[start:end]
+        if _collapse(surface) in self._exact:
+            return end
+        for i in range(len(surface) - 1, 0, -1):
+            if surface[i].isspace() and not surface[i - 1].isspace() and _collapse(surface[:i]) in self._exact:
+                return start + i
+        return end
+
+    def _replacement(self, elision: str, surface: str) -> str:
         real = self._resolve(surface)
         if real is None:
-            return m.group()
-        if elision is None:
+            return elision + surface
+        if not elision:
             return real
-        apostrophe = m.group()[len(elision)]
+        letters, apostrophe = elision[:-1], elision[-1]
         if _starts_with_vowel(real):
-            return f"{elision}{apostrophe}{real}"
+            return f"{letters}{apostrophe}{real}"
         # "d'Ostrel" restored to a consonant-initial name reads "de Karl Studio".
-        return f"{elision}{'e' if elision[-1].islower() else 'E'} {real}"
+        return f"{letters}{'e' if letters[-1].islower() else 'E'} {real}"
 
     def _resolve(self, surface: str) -> str | None:
         exact = self._exact.get(_collapse(surface))
@@ -114,21 +159,19 @@ class Restorer:
 
     # --- streaming ----------------------------------------------------------------------------
 
-    def hold_point(self, text: str, pos: int) -> int:
-        """The earliest offset from which the rest of the text could still grow into a
-        substitute: everything before it can be released."""
-        start = max(pos, len(text) - self.max_len)
-        for q in range(start, len(text)):
-            ch = fold_char(text[q])
-            if ch == " " or ch[:1] not in self._firsts:
+    def _hold_point(self, view: FoldedText, fpos: int) -> int:
+        """The earliest original offset from which the rest could still grow into a key."""
+        folded = view.folded
+        for p in range(max(fpos, len(folded) - self.max_len), len(folded)):
+            if p > 0 and view.origin[p] == view.origin[p - 1]:
+                continue  # inside the fold of one character ("ß" -> "ss")
+            if folded[p] == " " or folded[p] not in self._firsts:
                 continue
-            if self._could_grow_into_key(fold(text[q:])):
-                return q
-        return len(text)
+            if self._could_grow_into_key(folded[p:]):
+                return view.origin[p]
+        return len(view.text)
 
     def _could_grow_into_key(self, folded_suffix: str) -> bool:
-        if not folded_suffix:
-            return False
         i = bisect.bisect_left(self._prefixes, folded_suffix)
         return i < len(self._prefixes) and self._prefixes[i].startswith(folded_suffix)
 
@@ -188,19 +231,34 @@ def _json_escape(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)[1:-1]
 
 
-@lru_cache(maxsize=8192)
-def _key_pattern(surface: str) -> str:
-    if _MARKER.match(surface) or surface.startswith("\\["):
-        return re.escape(surface)
-    return tolerant_pattern(surface)
+def _is_letter_or_digit(folded: str, i: int) -> bool:
+    return 0 <= i < len(folded) and folded[i].isalnum()
 
 
-def _inside_no_address(source: str, surface: str) -> str:
-    """A name key must not match the start or end of a longer e-mail or domain token
-    ("Laura" in "laura.begin@x.fr" belongs to the address, which has its own key)."""
-    left = r"(?<![^\W_][.@])" if surface[:1].isalnum() else ""
-    right = r"(?![.@][^\W_])" if surface[-1:].isalnum() else ""
-    return f"{left}{source}{right}"
+def _bounded_at(folded: str, start: int, end: int) -> bool:
+    """Not glued inside a larger word, nor at the edge of a longer e-mail or domain token
+    ("laura" in "laura.begin@x.fr" belongs to the address, which has its own key)."""
+    if folded[start].isalnum():
+        if _is_letter_or_digit(folded, start - 1):
+            return False
+        if start >= 2 and folded[start - 1] in ".@" and folded[start - 2].isalnum():
+            return False
+    if folded[end - 1].isalnum():
+        if _is_letter_or_digit(folded, end):
+            return False
+        if end + 1 < len(folded) and folded[end] in ".@" and folded[end + 1].isalnum():
+            return False
+    return True
+
+
+def _elision_lengths(folded: str, p: int) -> tuple[int, ...]:
+    """0, and the length of a French elision starting a word at p ("d'", "qu'")."""
+    if _is_letter_or_digit(folded, p - 1):
+        return (0,)
+    for elision in ("d'", "d’", "qu'", "qu’"):
+        if folded.startswith(elision, p):
+            return (len(elision), 0)
+    return (0,)
 
 
 def _collapse(surface: str) -> str:

@@ -11,8 +11,9 @@ _CONTEXT = 4  # released characters kept for look-behinds (word boundaries, elis
 
 
 class StreamRestorer:
-    def __init__(self, vault: Vault, *, args: bool = False) -> None:
-        self._restorer = Restorer(vault, args=args)
+    def __init__(self, vault: Vault, *, args: bool = False, restorer: Restorer | None = None) -> None:
+        """`restorer`: one already built for this vault state (shells may share it)."""
+        self._restorer = restorer if restorer is not None else Restorer(vault, args=args)
         self._context = ""
         self._buffer = ""
 
@@ -30,13 +31,11 @@ class StreamRestorer:
         return self._buffer
 
     def _release(self, *, final: bool) -> str:
-        if self._restorer.pattern is None:
+        if self._restorer.is_empty:
             out, self._buffer = self._buffer, ""
             return out
         text = self._context + self._buffer
-        base = len(self._context)
-        cut = len(text) if final else self._restorer.hold_point(text, base)
-        out, stop = self._restorer.restore_until(text, base, cut, final=final)
+        out, stop = self._restorer.release(text, len(self._context), final=final)
         self._context = text[max(0, stop - _CONTEXT) : stop]
         self._buffer = text[stop:]
         return out

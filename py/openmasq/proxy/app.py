@@ -1,0 +1,320 @@
+"""The local redacting proxy (CPython shell over starlette, uvicorn and httpx): an OpenAI- and
+Anthropic-compatible server that redacts every text a client sends before it goes upstream and
+restores the answers, streamed or not. What to rewrite is decided in masking.py and the codecs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import httpx
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from ..chat.codecs import PRESETS, anthropic, openai
+from ..chat.codecs.errors import classify_http_error, looks_like_html, network_error, timeout_error
+from ..chat.codecs.models import join_url
+from ..chat.codecs.rewrite import dump
+from ..chat.codecs.sse import SSEComment, SSEEvent, SSEItem, SSEParser, encode_comment, encode_event
+from ..chat.codecs.walk import ShapeError
+from ..redact import RedactOptions, Restorer, Vault
+from . import masking
+from .sessions import IDLE_SECONDS, SESSION_HEADER, SessionError, SessionStore
+
+log = logging.getLogger("openmasq.proxy")
+
+# Bodies of at least 5 MB (long pasted documents, images) must go through; beyond this, 413.
+MAX_BODY_BYTES = 6 * 1024 * 1024
+_HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer",
+                         "upgrade"})
+# Going up: our session header stays here, and httpx sets length, host and encoding itself.
+_NOT_UP = _HOP_BY_HOP | {"host", "content-length", "accept-encoding", SESSION_HEADER}
+# Coming down: the body is re-encoded by us.
+_NOT_DOWN = _HOP_BY_HOP | {"content-length", "content-encoding", "date", "server"}
+REDACTIONS_HEADER = "x-openmasq-redactions"
+
+
+@dataclass(frozen=True)
+class ProxyConfig:
+    upstream: str  # the base URL an SDK would use (https://api.openai.com/v1), or a preset name
+    options: RedactOptions = field(default_factory=RedactOptions)
+    max_body: int = MAX_BODY_BYTES
+    timeout: float = 600.0  # a long answer from a slow local model is not a failure
+    connect_timeout: float = 10.0
+    idle: float = IDLE_SECONDS
+
+
+def resolve_upstream(value: str) -> str:
+    """A preset name (ollama, openai, …) or an http(s) base URL, without its trailing slash."""
+    if value.lower() in PRESETS:
+        return PRESETS[value.lower()].base_url
+    if not value.startswith(("http://", "https://")):
+        raise ValueError(f"upstream must be an http(s) URL or one of: {', '.join(PRESETS)}")
+    return value.rstrip("/")
+
+
+class Proxy:
+    def __init__(self, config: ProxyConfig, *, clock: Callable[[], float] = time.monotonic,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.config = config
+        self.upstream = resolve_upstream(config.upstream)
+        self.sessions = SessionStore(idle=config.idle, clock=clock)
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+
+    @asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        timeout = httpx.Timeout(self.config.timeout, connect=self.config.connect_timeout)
+        async with httpx.AsyncClient(timeout=timeout, transport=self._transport, follow_redirects=False) as client:
+            self._client = client
+            yield
+            self._client = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            raise RuntimeError("the proxy's HTTP client is not started (run the app under its lifespan)")
+        return self._client
+
+    # --- routes -----------------------------------------------------------------------------
+
+    async def chat_completions(self, request: Request) -> Response:
+        return await self._relay_chat(request, "openai", openai.CHAT_PATH)
+
+    async def messages(self, request: Request) -> Response:
+        return await self._relay_chat(request, "anthropic", anthropic.MESSAGES_PATH)
+
+    async def count_tokens(self, request: Request) -> Response:
+        return await self._relay_chat(request, "anthropic", "messages/count_tokens")
+
+    async def models(self, request: Request) -> Response:
+        api = "anthropic" if "anthropic-version" in request.headers else "openai"
+        url = self._url("models", request)
+        try:
+            upstream = await self.client.get(url, headers=_upstream_headers(request.headers))
+        except httpx.TimeoutException:
+            return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
+        except httpx.TransportError as error:
+            return _error(api, 502, "network", network_error(type(error).__name__).message)
+        return self._answer_as_is(api, upstream.status_code, upstream.headers, upstream.content)
+
+    async def health(self, request: Request) -> Response:
+        return Response(dump({"status": "ok", "sessions": len(self.sessions)}), media_type="application/json")
+
+    async def not_supported(self, request: Request) -> Response:
+        # Fail closed: an endpoint we do not know how to redact is never forwarded.
+        return _error("openai", 404, "not_found",
+                      f"The OpenMasq proxy does not forward {request.method} {request.url.path}: it only knows how "
+                      "to redact /v1/chat/completions, /v1/messages and /v1/models.")
+
+    # --- the chat relay -----------------------------------------------------------------------
+
+    async def _relay_chat(self, request: Request, api: str, path: str) -> Response:
+        started = time.perf_counter()
+        try:
+            session = self.sessions.get(request.headers.get(SESSION_HEADER))
+        except SessionError as error:
+            return _error(api, 400, "invalid_request_error", str(error))
+        raw = await _read_limited(request, self.config.max_body)
+        if raw is None:
+            return _error(api, 413, "request_too_large",
+                          f"The request body is larger than the proxy's limit ({self.config.max_body} bytes).")
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return _error(api, 400, "invalid_request_error", "The request body is not JSON; nothing was sent upstream.")
+        async with session.lock:
+            try:
+                masked = await run_in_threadpool(masking.redact_body, api, body, session.vault, self.config.options)
+            except ShapeError as error:  # its message names fields and types, never values
+                log.warning("refused a %s request of unknown shape; nothing sent upstream", api)
+                return _error(api, 400, "invalid_request_error",
+                              f"The proxy cannot account for every text of this request ({error}); "
+                              "nothing was sent upstream.")
+            except Exception as error:  # fail closed, and say nothing of the text
+                log.warning("redaction failed (%s); nothing sent upstream", type(error).__name__)
+                return _error(api, 422, "redaction_error",
+                              "Redaction failed, so nothing was sent upstream. Rephrase the message or use "
+                              "another protection level.")
+            session.vault = masked.vault
+        log.info("%s /v1/%s: %d value(s) replaced in %.1f ms", request.method, path, masked.replaced,
+                 (time.perf_counter() - started) * 1000)
+        # Compile the restorers while the upstream works on the answer.
+        warm = asyncio.ensure_future(run_in_threadpool(masking.warm_restorers, masked.vault,
+                                                       args=masking.may_call_tools(body)))
+        content = dump(masked.body).encode("utf-8")
+        stream = isinstance(body, dict) and body.get("stream") is True
+        upstream_request = self.client.build_request("POST", self._url(path, request), content=content,
+                                                     headers=_upstream_headers(request.headers))
+        try:
+            upstream = await self.client.send(upstream_request, stream=stream)
+        except httpx.TimeoutException:
+            return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
+        except httpx.TransportError as error:
+            return _error(api, 502, "network", network_error(type(error).__name__).message)
+        extra = {REDACTIONS_HEADER: str(masked.replaced)}
+        if stream and _is_event_stream(upstream):
+            headers = {**_downstream_headers(upstream.headers), **extra, "cache-control": "no-cache"}
+            return StreamingResponse(self._restore_stream(api, upstream, masked.vault, warm), upstream.status_code,
+                                     headers=headers, media_type="text/event-stream")
+        try:
+            data = await upstream.aread()
+        except httpx.HTTPError as error:
+            return _error(api, 502, "network", network_error(type(error).__name__).message)
+        finally:
+            await upstream.aclose()
+        if not 200 <= upstream.status_code < 300 or _is_html(upstream.headers, data):
+            return self._answer_as_is(api, upstream.status_code, upstream.headers, data)
+        restorer = await warm
+        return self._restore_complete(api, upstream.status_code, upstream.headers, data, masked.vault, restorer,
+                                      extra)
+
+    def _restore_complete(self, api: str, status: int, headers: httpx.Headers, data: bytes, vault: Vault,
+                          restorer: Restorer, extra: Mapping[str, str]) -> Response:
+        text = data.decode("utf-8", "replace")
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            return _error(api, 502, "malformed", "The upstream's answer is not JSON.")
+        try:
+            restored = dump(masking.restore_body(api, doc, vault, restorer))
+        except ShapeError:  # a shape the codec does not know (count_tokens, an extension)
+            restored = masking.restore_raw(text, vault)
+        return Response(restored.encode("utf-8"), status, headers={**_downstream_headers(headers), **extra},
+                        media_type="application/json")
+
+    def _answer_as_is(self, api: str, status: int, headers: httpx.Headers, data: bytes) -> Response:
+        """An upstream error goes back with its status and body; a web page instead of the API
+        becomes a clear error in the client's format."""
+        if _is_html(headers, data):
+            error = classify_http_error(status, headers, data)
+            log.warning("upstream answered HTML (HTTP %d)", status)
+            return _error(api, status if status >= 400 else 502, "html", error.message)
+        return Response(data, status, headers=_downstream_headers(headers))
+
+    async def _restore_stream(self, api: str, upstream: httpx.Response, vault: Vault,
+                              warm: asyncio.Future[Restorer]) -> AsyncIterator[bytes]:
+        parser = SSEParser(comments=True)
+        rewriter = masking.stream_rewriter(api, vault)
+        cut = ""
+        try:
+            async for chunk in upstream.aiter_bytes():
+                if not warm.done():
+                    await warm
+                out = _encode(item for raw in parser.feed(chunk) for item in rewriter.rewrite(raw))
+                if out:
+                    yield out
+        except httpx.TimeoutException:
+            cut = "timeout"
+        except httpx.TransportError:
+            cut = "network"
+        finally:
+            await upstream.aclose()
+        tail = [item for raw in parser.close() for item in rewriter.rewrite(raw)]
+        tail += rewriter.finish()
+        if not rewriter.complete:
+            tail.append(_stream_error(api, cut))
+        if rewriter.problems:
+            log.warning("upstream stream: %s", ", ".join(sorted({p.split(":")[0] for p in rewriter.problems})))
+        out = _encode(tail)
+        if out:
+            yield out
+
+    def _url(self, path: str, request: Request) -> str:
+        query = request.url.query
+        return join_url(self.upstream, path) + (f"?{query}" if query else "")
+
+
+def create_app(config: ProxyConfig, *, clock: Callable[[], float] = time.monotonic,
+               transport: httpx.AsyncBaseTransport | None = None) -> Starlette:
+    proxy = Proxy(config, clock=clock, transport=transport)
+    routes = [
+        Route("/v1/chat/completions", proxy.chat_completions, methods=["POST"]),
+        Route("/v1/messages", proxy.messages, methods=["POST"]),
+        Route("/v1/messages/count_tokens", proxy.count_tokens, methods=["POST"]),
+        Route("/v1/models", proxy.models, methods=["GET"]),
+        Route("/health", proxy.health, methods=["GET"]),
+        Route("/{path:path}", proxy.not_supported, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    ]
+    app = Starlette(routes=routes, lifespan=proxy.lifespan)
+    app.state.proxy = proxy
+    return app
+
+
+def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log_level: str = "info") -> None:
+    import uvicorn  # a CPython-only dependency, imported when serving
+
+    app = create_app(config)
+    proxy: Proxy = app.state.proxy
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s)", host, port, proxy.upstream,
+             config.options.level, config.options.mode)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+async def _read_limited(request: Request, limit: int) -> bytes | None:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _upstream_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """The client's headers as they are (its API key included), less hop-by-hop ones."""
+    return {k: v for k, v in headers.items() if k.lower() not in _NOT_UP}
+
+
+def _downstream_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in headers.items() if k.lower() not in _NOT_DOWN}
+
+
+def _is_event_stream(response: httpx.Response) -> bool:
+    kind = response.headers.get("content-type", "").lower()
+    return 200 <= response.status_code < 300 and "json" not in kind and "text/html" not in kind
+
+
+def _is_html(headers: httpx.Headers, data: bytes) -> bool:
+    return looks_like_html({k.lower(): v for k, v in headers.items()}, data[:1024].decode("utf-8", "replace"))
+
+
+def _error(api: str, status: int, kind: str, message: str) -> Response:
+    return Response(dump(masking.error_body(api, kind, message)).encode("utf-8"), status,
+                    media_type="application/json")
+
+
+def _stream_error(api: str, cut: str) -> SSEEvent:
+    if cut == "timeout":
+        kind, message = "timeout", timeout_error().message
+    elif cut == "network":
+        kind, message = "network", "The connection to the provider broke during the answer; it is incomplete."
+    else:
+        kind, message = "truncated", "The provider's stream ended before the answer was complete."
+    return openai.error_event(kind, message) if api == "openai" else anthropic.error_event(kind, message)
+
+
+def _encode(items: Iterable[SSEItem]) -> bytes:
+    parts: list[str] = []
+    for item in items:
+        if isinstance(item, SSEEvent):
+            parts.append(encode_event(item))
+        elif isinstance(item, SSEComment):
+            parts.append(encode_comment(item.text))
+    return "".join(parts).encode("utf-8")

@@ -1,0 +1,78 @@
+"""Conversation vaults of the proxy: one per X-OpenMasq-Session header, kept while used and
+evicted after an hour of silence; a request without the header gets a vault of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..redact import Vault
+
+SESSION_HEADER = "x-openmasq-session"
+IDLE_SECONDS = 3600.0  # reference 1.5: a session's vault lives until an hour of silence
+MAX_SESSIONS = 10_000  # past this, the least recently used session goes first
+MAX_SESSION_ID = 200  # characters; a longer header is refused rather than stored
+
+
+class SessionError(ValueError):
+    """A session header the proxy will not use."""
+
+
+@dataclass
+class Session:
+    """A conversation's vault. Redacting a request reads and replaces `vault` under `lock`, so
+    two requests of one conversation never build on the same old vault."""
+
+    vault: Vault
+    last_used: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    named: bool = True  # False: a one-request vault (no session header)
+
+
+class SessionStore:
+    def __init__(self, *, idle: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 max_sessions: int = MAX_SESSIONS) -> None:
+        self._idle = idle
+        self._clock = clock
+        self._max = max_sessions
+        self._sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
+
+    def get(self, session_id: str | None) -> Session:
+        """The session's vault holder (created on first use); without an id, a fresh one that
+        is not kept."""
+        now = self._clock()
+        self._evict(now)
+        if session_id is None:
+            return Session(Vault.new(), now, named=False)
+        if not session_id or len(session_id) > MAX_SESSION_ID or not session_id.isprintable():
+            raise SessionError(f"the {SESSION_HEADER} header must be 1 to {MAX_SESSION_ID} printable characters")
+        session = self._sessions.get(session_id)
+        if session is None:
+            session = self._sessions[session_id] = Session(Vault.new(), now)
+        self.touch(session_id, session)
+        return session
+
+    def touch(self, session_id: str, session: Session) -> None:
+        """Mark a session as used now (a long stream keeps its conversation alive)."""
+        session.last_used = self._clock()
+        if session_id in self._sessions:
+            self._sessions.move_to_end(session_id)
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._sessions
+
+    def _evict(self, now: float) -> None:
+        while self._sessions:
+            oldest_id, oldest = next(iter(self._sessions.items()))
+            if now - oldest.last_used < self._idle and len(self._sessions) < self._max:
+                break
+            if oldest.lock.locked():  # a request is redacting with it right now
+                self._sessions.move_to_end(oldest_id)
+                break
+            del self._sessions[oldest_id]

@@ -1,0 +1,304 @@
+"""The redacting proxy through real HTTP on loopback: the upstream (a scripted model) never
+receives a real value, and the client receives the real values back, streamed or not, in text
+and in tool-call arguments, in the OpenAI and Anthropic formats."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from test_proxy_upstream import (
+    SSE_HEADERS,
+    Received,
+    Reply,
+    RunningProxy,
+    ScriptedUpstream,
+    anthropic_message,
+    anthropic_stream,
+    last_user_text,
+    openai_completion,
+    openai_stream,
+)
+
+from openmasq.chat.codecs import TextDelta, ToolCallAccumulator, ToolCallDelta, anthropic, openai
+
+LEAD = "Écris à "
+TEXT = (f"{LEAD}Marie Dupont (marie.dupont@karl-studio.fr, 06 12 34 56 78) chez Karl Studio SAS. "
+        "IBAN FR76 3000 6000 0112 3456 7890 189.")
+REALS = ("Marie Dupont", "Dupont", "marie.dupont@karl-studio.fr", "06 12 34 56 78", "Karl Studio",
+         "FR76 3000 6000 0112 3456 7890 189")
+EMAIL = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,4}")
+
+
+@pytest.fixture
+def upstream() -> Iterator[ScriptedUpstream]:
+    with ScriptedUpstream() as up:
+        yield up
+
+
+@pytest.fixture
+def proxy(upstream: ScriptedUpstream) -> Iterator[RunningProxy]:
+    with RunningProxy(upstream.base_url) as running:
+        yield running
+
+
+def assert_only_fakes_went_upstream(upstream: ScriptedUpstream, reals: tuple[str, ...] = REALS) -> None:
+    """The wire audit: no real value, in any case or spacing, in anything the upstream received."""
+    wire = upstream.wire_text()
+    assert upstream.received, "nothing reached the upstream: the audit would be vacuous"
+    squeezed = re.sub(r"\s+", "", wire).lower()
+    for real in reals:
+        assert real.lower() not in wire.lower(), f"{real!r} reached the upstream"
+        assert re.sub(r"\s+", "", real).lower() not in squeezed, f"{real!r} reached the upstream (spacing changed)"
+
+
+def chat(proxy: RunningProxy, body: dict[str, Any], path: str = "chat/completions", **headers: str) -> httpx.Response:
+    return httpx.post(f"{proxy.base_url}/{path}", json=body, headers=headers, timeout=60)
+
+
+def stream(proxy: RunningProxy, body: dict[str, Any], path: str = "chat/completions", **headers: str) -> list[Any]:
+    """The client's view of a stream, decoded with the same codecs a real client would use."""
+    decoder = openai.StreamDecoder() if path == "chat/completions" else anthropic.StreamDecoder()
+    events: list[Any] = []
+    with httpx.stream("POST", f"{proxy.base_url}/{path}", json={**body, "stream": True}, headers=headers,
+                      timeout=60) as response:
+        assert response.status_code == 200, response.read()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        for chunk in response.iter_bytes():
+            events += decoder.feed(chunk)
+    return events + decoder.close()
+
+
+def text_of(events: list[Any]) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def arguments_of(events: list[Any]) -> list[str]:
+    calls = ToolCallAccumulator()
+    for event in events:
+        if isinstance(event, ToolCallDelta):
+            calls.add(event)
+    return [c.arguments for c in calls.calls()]
+
+
+def openai_body(*messages: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"model": "scripted", "messages": list(messages) or [{"role": "user", "content": TEXT}], **extra}
+
+
+def anthropic_body(*messages: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"model": "scripted", "max_tokens": 100,
+            "messages": list(messages) or [{"role": "user", "content": TEXT}], **extra}
+
+
+def fake_name(received: Received) -> str:
+    """Where the upstream's copy of TEXT has the fake of "Marie Dupont"."""
+    text = last_user_text(received)
+    return text[len(LEAD) : text.index(" (")]
+
+
+def fake_email(received: Received) -> str:
+    match = EMAIL.search(last_user_text(received))
+    assert match is not None
+    return match.group()
+
+
+# --- text, whole and streamed ---------------------------------------------------------------------
+
+
+def test_an_openai_reply_is_restored_and_the_upstream_saw_only_fakes(proxy, upstream):
+    response = chat(proxy, openai_body())
+    assert response.status_code == 200
+    assert response.json()["choices"][0]["message"]["content"] == f"Reçu : {TEXT}"
+    assert response.json()["usage"]["total_tokens"] == 15  # the rest of the answer is untouched
+    assert int(response.headers["x-openmasq-redactions"]) >= 5
+    assert_only_fakes_went_upstream(upstream)
+
+
+def test_an_openai_stream_is_restored_and_the_upstream_saw_only_fakes(proxy, upstream):
+    events = stream(proxy, openai_body())
+    assert text_of(events) == f"Reçu : {TEXT}"
+    assert events[-1].finish_reason == "stop"
+    assert_only_fakes_went_upstream(upstream)
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_anthropic_reply_is_restored_with_system_and_content_parts(proxy, upstream, streamed):
+    body = anthropic_body({"role": "user", "content": [{"type": "text", "text": TEXT}]},
+                          system=[{"type": "text", "text": "Tu assistes Marie Dupont de Karl Studio."}])
+    if streamed:
+        assert text_of(stream(proxy, body, "messages")) == f"Reçu : {TEXT}"
+    else:
+        response = chat(proxy, body, "messages")
+        assert response.json()["content"][0]["text"] == f"Reçu : {TEXT}"
+    assert_only_fakes_went_upstream(upstream)
+    system = upstream.received[0].json()["system"][0]["text"]
+    assert system.startswith("Tu assistes ") and fake_name(upstream.received[0]) in system
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_a_fake_split_across_two_sse_events_is_restored(proxy, upstream, api):
+    def script(received: Received) -> Reply:
+        fake = fake_name(received)
+        pieces = ["Bonjour ", fake[:4], fake[4:] + ", à bientôt."]
+        chunks = openai_stream(pieces) if api == "openai" else anthropic_stream(pieces)
+        return Reply(chunks=chunks, headers=SSE_HEADERS)
+
+    upstream.script = script
+    events = stream(proxy, openai_body()) if api == "openai" else stream(proxy, anthropic_body(), "messages")
+    assert text_of(events) == "Bonjour Marie Dupont, à bientôt."
+
+
+def test_a_stream_split_at_arbitrary_bytes_is_restored(proxy, upstream):
+    def script(received: Received) -> Reply:
+        data = b"".join(openai_stream([f"{fake_name(received)} ({fake_email(received)}) é"]))
+        return Reply(chunks=[data[i : i + 5] for i in range(0, len(data), 5)], headers=SSE_HEADERS)
+
+    upstream.script = script
+    assert text_of(stream(proxy, openai_body())) == "Marie Dupont (marie.dupont@karl-studio.fr) é"
+
+
+# --- history, tool calls, tool results ------------------------------------------------------------
+
+
+def test_every_turn_of_an_openai_history_is_redacted(proxy, upstream):
+    history = [
+        {"role": "system", "content": "Tu aides Marie Dupont."},
+        {"role": "user", "content": [{"type": "text", "text": TEXT}]},
+        {"role": "assistant", "content": "J'écris à marie.dupont@karl-studio.fr.", "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "send_mail", "arguments": json.dumps({"to": "marie.dupont@karl-studio.fr",
+                                                                         "body": "Bonjour Marie Dupont"})}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "Envoyé à marie.dupont@karl-studio.fr (Karl Studio)"},
+        {"role": "user", "content": "Et rappelle le 06 12 34 56 78."},
+    ]
+    response = chat(proxy, openai_body(*history))
+    assert response.status_code == 200
+    assert_only_fakes_went_upstream(upstream)
+    sent = upstream.received[0].json()["messages"]
+    email = EMAIL.search(sent[1]["content"][0]["text"])
+    assert email is not None
+    assert json.loads(sent[2]["tool_calls"][0]["function"]["arguments"])["to"] == email.group()
+    assert sent[3]["content"].startswith("Envoyé à ")
+
+
+def test_every_turn_of_an_anthropic_history_is_redacted(proxy, upstream):
+    history = [
+        {"role": "user", "content": TEXT},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "J'écris à Marie Dupont."},
+            {"type": "tool_use", "id": "tu_1", "name": "send_mail",
+             "input": {"to": "marie.dupont@karl-studio.fr", "cc": ["06 12 34 56 78"]}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "tu_1",
+             "content": [{"type": "text", "text": "Envoyé à Karl Studio SAS"}]},
+            {"type": "text", "text": "Merci, et l'IBAN FR76 3000 6000 0112 3456 7890 189 ?"}]},
+    ]
+    response = chat(proxy, anthropic_body(*history, system="Tu aides Marie Dupont."), "messages")
+    assert response.status_code == 200
+    assert_only_fakes_went_upstream(upstream)
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_openai_tool_call_arguments_are_restored(proxy, upstream, streamed):
+    def script(received: Received) -> Reply:
+        email = fake_email(received)
+        arguments = json.dumps({"to": email, "subject": f"Pour {fake_name(received)}"}, ensure_ascii=False)
+        if not streamed:
+            return openai_completion("", [("call_1", "send_mail", arguments)])
+        cut = arguments.index(email) + 5  # the fake e-mail is split across two fragments
+        return Reply(chunks=openai_stream([], [("call_1", "send_mail", [arguments[:cut], arguments[cut:]])]),
+                     headers=SSE_HEADERS)
+
+    upstream.script = script
+    if streamed:
+        arguments = arguments_of(stream(proxy, openai_body()))[0]
+    else:
+        arguments = chat(proxy, openai_body()).json()["choices"][0]["message"]["tool_calls"][0]["function"][
+            "arguments"]
+    assert json.loads(arguments) == {"to": "marie.dupont@karl-studio.fr", "subject": "Pour Marie Dupont"}
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_anthropic_tool_use_input_is_restored(proxy, upstream, streamed):
+    def script(received: Received) -> Reply:
+        email = fake_email(received)
+        if not streamed:
+            return anthropic_message("Je l'envoie.", ("tu_1", "send_mail", {"to": email, "n": 2}))
+        arguments = json.dumps({"to": email, "n": 2})
+        cut = arguments.index(email) + 3
+        return Reply(chunks=anthropic_stream(["Je l'envoie."], ("tu_1", "send_mail", [arguments[:cut],
+                                                                                      arguments[cut:]])),
+                     headers=SSE_HEADERS)
+
+    upstream.script = script
+    if streamed:
+        arguments = json.loads(arguments_of(stream(proxy, anthropic_body(), "messages"))[0])
+    else:
+        arguments = chat(proxy, anthropic_body(), "messages").json()["content"][1]["input"]
+    assert arguments == {"to": "marie.dupont@karl-studio.fr", "n": 2}
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_tool_call_arguments_that_are_invalid_json_are_still_restored(proxy, upstream, streamed):
+    def script(received: Received) -> Reply:
+        broken = '{"to": "' + fake_email(received) + '", "cc": '  # the model stopped mid-object
+        if not streamed:
+            return openai_completion("", [("call_1", "send_mail", broken)])
+        return Reply(chunks=openai_stream([], [("call_1", "send_mail", [broken[:12], broken[12:]])]),
+                     headers=SSE_HEADERS)
+
+    upstream.script = script
+    if streamed:
+        arguments = arguments_of(stream(proxy, openai_body()))[0]
+    else:
+        arguments = chat(proxy, openai_body()).json()["choices"][0]["message"]["tool_calls"][0]["function"][
+            "arguments"]
+    assert arguments == '{"to": "marie.dupont@karl-studio.fr", "cc": '
+
+
+# --- what passes through as it is -----------------------------------------------------------------
+
+
+def test_client_auth_headers_reach_the_upstream_unchanged_and_the_session_header_does_not(proxy, upstream):
+    chat(proxy, openai_body(), **{"Authorization": "Bearer sk-client-key", "X-OpenMasq-Session": "s1",
+                                  "OpenAI-Organization": "org-1"})
+    chat(proxy, anthropic_body(), "messages", **{"x-api-key": "sk-ant-key", "anthropic-version": "2023-06-01",
+                                                 "anthropic-beta": "tools-2024"})
+    first, second = (r.headers for r in upstream.received)
+    assert (first["authorization"], first["openai-organization"]) == ("Bearer sk-client-key", "org-1")
+    assert "x-openmasq-session" not in first
+    assert (second["x-api-key"], second["anthropic-version"], second["anthropic-beta"]) == (
+        "sk-ant-key", "2023-06-01", "tools-2024")
+
+
+@pytest.mark.parametrize("headers", [{"authorization": "Bearer k"}, {"x-api-key": "k", "anthropic-version": "1"}])
+def test_the_model_list_passes_through(proxy, upstream, headers):
+    response = httpx.get(f"{proxy.base_url}/models", headers=headers)
+    assert response.status_code == 200
+    assert [m.id for m in openai.parse_models(response.json()).models] == ["scripted-1"]
+    assert upstream.received[0].path == "/v1/models"
+    assert upstream.received[0].headers[next(iter(headers))] == next(iter(headers.values()))
+
+
+def test_the_query_string_is_forwarded(proxy, upstream):
+    chat(proxy, anthropic_body(), "messages?beta=true")
+    assert upstream.received[0].path == "/v1/messages?beta=true"
+
+
+def test_count_tokens_is_redacted_too(proxy, upstream):
+    upstream.script = lambda received: Reply(body=b'{"input_tokens": 42}')
+    response = chat(proxy, anthropic_body(), "messages/count_tokens")
+    assert response.json() == {"input_tokens": 42}
+    assert_only_fakes_went_upstream(upstream)
+
+
+@pytest.mark.parametrize("path", ["embeddings", "completions", "responses"])
+def test_an_endpoint_the_proxy_cannot_redact_is_refused_and_nothing_is_forwarded(proxy, upstream, path):
+    response = chat(proxy, {"model": "m", "input": TEXT, "prompt": TEXT}, path)
+    assert response.status_code == 404
+    assert "does not forward" in response.json()["error"]["message"]
+    assert upstream.received == []

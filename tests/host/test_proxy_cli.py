@@ -1,0 +1,82 @@
+"""`openmasq proxy` as a user runs it: its help, and the README one-liner: an OpenAI-SDK-like
+client pointed at base_url http://127.0.0.1:PORT/v1, names masked by the default level."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_proxy_upstream import ScriptedUpstream
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "openmasq", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_proxy_help_lists_its_options_and_the_renforce_default():
+    result = run_cli("proxy", "--help")
+    assert result.returncode == 0, result.stderr
+    for option in ("--upstream", "--port", "--host", "--level", "--mode"):
+        assert option in result.stdout
+    assert "default renforce" in result.stdout
+    assert "default 8787" in result.stdout
+
+
+def test_an_upstream_that_is_not_a_url_or_preset_is_refused():
+    result = run_cli("proxy", "--upstream", "api.openai.com")
+    assert result.returncode == 1
+    assert "http(s) URL" in result.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[ScriptedUpstream, str]]:
+    with ScriptedUpstream() as upstream:
+        port = free_port()
+        process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream.base_url,
+                                    "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            _wait_ready(f"http://127.0.0.1:{port}/health", process)
+            yield upstream, f"http://127.0.0.1:{port}/v1"
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # readiness of a child process, bounded
+        if process.poll() is not None:
+            raise RuntimeError(f"the proxy exited: {process.stdout.read() if process.stdout else b''!r}")
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError("the proxy did not start in 60 s")
+
+
+def test_an_sdk_pointed_at_the_proxy_base_url_gets_real_names_back_and_the_model_never_sees_them(served):
+    upstream, base_url = served
+    # What `OpenAI(base_url="http://127.0.0.1:8787/v1", api_key=...)` does under the hood.
+    with httpx.Client(base_url=base_url + "/", headers={"Authorization": "Bearer sk-user"}, timeout=60) as client:
+        models = client.get("models").json()
+        reply = client.post("chat/completions", json={
+            "model": models["data"][0]["id"],
+            "messages": [{"role": "user", "content": "Dis bonjour à Marie Dupont de ma part."}],
+        }).json()
+    assert reply["choices"][0]["message"]["content"] == "Reçu : Dis bonjour à Marie Dupont de ma part."
+    wire = upstream.wire_text()
+    assert "Dis bonjour à " in wire
+    assert "Marie" not in wire and "Dupont" not in wire  # names are masked by default (reference item 22)
+    assert upstream.received[-1].headers["authorization"] == "Bearer sk-user"

@@ -1,0 +1,192 @@
+"""Vaults per conversation: a session header keeps one vault across requests (evicted after an
+hour of silence, on an injected clock), no header means one vault per request, concurrent
+requests of one session never lose an entry, and 100 concurrent sessions never mix."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_proxy import EMAIL, assert_only_fakes_went_upstream, chat, fake_name, openai_body
+from test_proxy_upstream import Reply, RunningProxy, ScriptedUpstream, last_user_text, openai_completion
+
+from openmasq.proxy.sessions import IDLE_SECONDS, SessionError, SessionStore
+
+FIRSTS = ["Marie", "Jean", "Claire", "Paul", "Sophie", "Luc", "Camille", "Louis", "Julie", "Thomas"]
+LASTS = ["Dupont", "Martin", "Bernard", "Durand", "Lefebvre", "Moreau", "Laurent", "Simon", "Michel", "Garcia"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def upstream() -> Iterator[ScriptedUpstream]:
+    with ScriptedUpstream() as up:
+        yield up
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def proxy(upstream: ScriptedUpstream, clock: Clock) -> Iterator[RunningProxy]:
+    with RunningProxy(upstream.base_url, clock=clock) as running:
+        yield running
+
+
+def session(name: str) -> dict[str, str]:
+    return {"X-OpenMasq-Session": name}
+
+
+def replying(text: str) -> Reply:
+    return openai_completion(text)
+
+
+# --- one conversation ---------------------------------------------------------------------------
+
+
+def test_a_session_keeps_its_fakes_and_restores_them_in_later_replies(proxy, upstream):
+    chat(proxy, openai_body(), **session("conv-1"))
+    fake = fake_name(upstream.received[0])
+    chat(proxy, openai_body({"role": "user", "content": "Il faut rappeler Marie Dupont."}), **session("conv-1"))
+    assert fake in upstream.received[1].json()["messages"][0]["content"]  # the same fake, request after request
+    # A later reply naming the fake, to a message without any personal data, is still restored.
+    upstream.script = lambda r: replying(f"{fake} a confirmé.")
+    reply = chat(proxy, openai_body({"role": "user", "content": "Des nouvelles ?"}), **session("conv-1"))
+    assert reply.json()["choices"][0]["message"]["content"] == "Marie Dupont a confirmé."
+
+
+def test_without_a_session_header_each_request_has_its_own_vault(proxy, upstream):
+    chat(proxy, openai_body())
+    fake = fake_name(upstream.received[0])
+    upstream.script = lambda r: replying(f"{fake} a confirmé.")
+    reply = chat(proxy, openai_body({"role": "user", "content": "Des nouvelles ?"}))
+    assert reply.json()["choices"][0]["message"]["content"] == f"{fake} a confirmé."
+    assert len(proxy.proxy.sessions) == 0
+
+
+def test_a_session_is_evicted_after_an_hour_of_silence_and_not_before(proxy, upstream, clock):
+    chat(proxy, openai_body(), **session("old"))
+    clock.now += IDLE_SECONDS - 1
+    chat(proxy, openai_body({"role": "user", "content": "Bonjour"}), **session("other"))
+    assert "old" in proxy.proxy.sessions
+    clock.now += IDLE_SECONDS - 1  # "old" silent for 2 h - 2 s, "other" for 1 h - 1 s
+    chat(proxy, openai_body({"role": "user", "content": "Bonjour"}), **session("third"))
+    assert "old" not in proxy.proxy.sessions
+    assert "other" in proxy.proxy.sessions
+
+
+def test_an_evicted_session_starts_a_new_vault(proxy, upstream, clock):
+    chat(proxy, openai_body(), **session("conv"))
+    fake = fake_name(upstream.received[0])
+    clock.now += IDLE_SECONDS + 1
+    upstream.script = lambda r: replying(f"{fake} a confirmé.")
+    reply = chat(proxy, openai_body({"role": "user", "content": "Des nouvelles ?"}), **session("conv"))
+    assert reply.json()["choices"][0]["message"]["content"] == f"{fake} a confirmé."
+
+
+def test_an_unusable_session_header_is_refused(proxy, upstream):
+    response = chat(proxy, openai_body(), **session("x" * 500))
+    assert response.status_code == 400
+    assert upstream.received == []
+
+
+# --- the store itself ---------------------------------------------------------------------------
+
+
+def test_the_store_evicts_the_least_recently_used_session_when_full():
+    clock = Clock()
+    store = SessionStore(clock=clock, max_sessions=3)
+    for name in ("a", "b", "c"):
+        store.get(name)
+        clock.now += 1
+    store.get("a")  # a is now the most recent
+    store.get("d")
+    assert ("a" in store, "b" in store, "c" in store, "d" in store) == (True, False, True, True)
+
+
+def test_the_store_keeps_a_session_whose_redaction_is_running():
+    async def scenario() -> bool:
+        clock = Clock()
+        store = SessionStore(clock=clock)
+        busy = store.get("busy")
+        async with busy.lock:
+            clock.now += IDLE_SECONDS * 2
+            store.get("other")
+            return "busy" in store
+
+    assert asyncio.run(scenario())
+
+
+def test_the_store_hands_out_one_vault_holder_per_id_and_none_is_kept_without_id():
+    store = SessionStore()
+    assert store.get("a") is store.get("a")
+    assert store.get(None) is not store.get(None)
+    assert len(store) == 1
+
+
+@pytest.mark.parametrize("bad", ["", "x" * 201, "tab\there"])
+def test_the_store_refuses_unusable_ids(bad):
+    with pytest.raises(SessionError):
+        SessionStore().get(bad)
+
+
+# --- concurrency --------------------------------------------------------------------------------
+
+
+def person(i: int) -> tuple[str, str]:
+    first, last = FIRSTS[i // 10], LASTS[i % 10]
+    return f"{first} {last}", f"{first.lower()}.{last.lower()}.{i}@exemple-{i}.fr"
+
+
+async def post_all(url: str, requests: list[tuple[dict[str, str], dict[str, object]]]) -> list[httpx.Response]:
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(timeout=120, limits=limits) as client:
+        return await asyncio.gather(*(client.post(url, json=body, headers=headers) for headers, body in requests))
+
+
+def test_100_concurrent_sessions_never_mix_their_vaults(proxy, upstream):
+    texts = [f"Écris à {name} ({email}) demain." for name, email in map(person, range(100))]
+    # X-Test-Owner passes through to the upstream: it tells which session a body came from.
+    requests = [({**session(f"s{i}"), "X-Test-Owner": str(i)}, openai_body({"role": "user", "content": text}))
+                for i, text in enumerate(texts)]
+    responses = asyncio.run(post_all(f"{proxy.base_url}/chat/completions", requests))
+    for i, response in enumerate(responses):
+        assert response.json()["choices"][0]["message"]["content"] == f"Reçu : {texts[i]}"
+    assert len(proxy.proxy.sessions) == 100
+    assert_only_fakes_went_upstream(upstream, tuple(v for i in range(100) for v in person(i)))
+
+    # Session s0's fake, answered to session s1, stays a fake: s1's vault does not know it.
+    by_owner = {int(r.headers["x-test-owner"]): r for r in upstream.received}
+    match = EMAIL.search(last_user_text(by_owner[0]))
+    assert match is not None
+    upstream.script = lambda r: replying(f"Voir {match.group()}.")
+    reply = chat(proxy, openai_body({"role": "user", "content": "Et alors ?"}), **session("s1"))
+    assert reply.json()["choices"][0]["message"]["content"] == f"Voir {match.group()}."
+    # ...while s0 itself gets its real address back.
+    reply = chat(proxy, openai_body({"role": "user", "content": "Et alors ?"}), **session("s0"))
+    assert reply.json()["choices"][0]["message"]["content"] == f"Voir {person(0)[1]}."
+
+
+def test_concurrent_requests_of_one_session_never_lose_a_vault_entry(proxy, upstream):
+    emails = [person(i)[1] for i in range(20)]
+    requests = [(session("shared"), openai_body({"role": "user", "content": f"Écris à {e}."})) for e in emails]
+    responses = asyncio.run(post_all(f"{proxy.base_url}/chat/completions", requests))
+    assert all(r.status_code == 200 for r in responses)
+    seen = {m.group() for r in upstream.received for m in EMAIL.finditer(r.text())}
+    assert len(seen) == 20
+    # Every fake the upstream saw is still in the session's vault: a reply naming all of them
+    # comes back with all twenty real addresses.
+    upstream.script = lambda r: replying(" ".join(sorted(seen)))
+    reply = chat(proxy, openai_body({"role": "user", "content": "Liste."}), **session("shared"))
+    restored = reply.json()["choices"][0]["message"]["content"].split(" ")
+    assert sorted(restored) == sorted(emails)
