@@ -1,0 +1,389 @@
+"""The send flow, sans-I/O (design.md; reference 6.7-6.8, 7, 9.12-9.14): memory selected on real
+values, every text pseudonymised before anything leaves, the reply restored as it streams."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from ..memory.extract.run import carries_real_value, real_values
+from ..memory.model import MemoryStore
+from ..memory.ops import note_title
+from ..memory.search import (
+    TOOL_NAME,
+    Semantic,
+    memory_search_tool,
+    nothing_found,
+    search_memory,
+    search_query_of,
+    search_result_for_model,
+    search_tool_offered,
+)
+from ..memory.select import MemoryIndex, Selection, forced_for_text, select_memory, to_redact_forced
+from ..redact import Forced, RedactOptions, StreamRestorer, Vault, pseudonymise, replay_for_model, restore_args
+from .codecs import (
+    ChatRequest,
+    Done,
+    ErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCall,
+    ToolCallAccumulator,
+    ToolCallDelta,
+    ToolSpec,
+    Usage,
+)
+from .codecs import Message as WireMessage
+from .context import DEFAULT_REPLY_RESERVE, trim_history
+from .conversation import Conversation, MemorySkip, Message, ToolUse
+
+MAX_MODEL_CALLS = 4  # per send: the tool loop is bounded; the last call is made without tools
+UNKNOWN_TOOL = "Outil inconnu : seul memory_search est disponible."
+
+Status = Literal["done", "blocked", "interrupted"]
+
+
+# --- steps -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersistTurn:
+    conversation: Conversation
+    message: Message
+
+
+@dataclass(frozen=True)
+class CallModel:
+    request: ChatRequest
+    call: int  # 1-based within this send
+
+
+@dataclass(frozen=True)
+class ReplyDelta:
+    text: str
+    wants_event: bool = True
+
+
+Step = PersistTurn | CallModel | ReplyDelta
+Answer = StreamEvent | None
+
+
+# --- input and outcome ---------------------------------------------------------------------------
+
+
+@dataclass
+class SendInput:
+    conversation: Conversation  # mutated: the user turn and the reply are appended, the vault replaced
+    text: str  # REAL, as typed
+    store: MemoryStore  # read only (selection and search)
+    model: str
+    now: int
+    new_id: Callable[[], str]
+    options: RedactOptions = field(default_factory=RedactOptions)  # account-level; the conversation overrides
+    system_prompt: str = ""
+    lang: str = "fr"
+    tz_offset_minutes: int = 0
+    context_tokens: int | None = None  # the model's window; None: never trim
+    max_tokens: int | None = None
+    temperature: float | None = None
+    index: MemoryIndex | None = None
+    semantic: Semantic | None = None
+
+
+@dataclass
+class SendOutcome:
+    status: Status
+    reason: str
+    user: Message
+    reply: Message | None = None
+    requests: list[ChatRequest] = field(default_factory=list)  # exactly what was yielded, in order
+    memory_used: list[str] = field(default_factory=list)
+    memory_skipped: list[MemorySkip] = field(default_factory=list)
+    memory_error: str | None = None  # why the memory block was not injected (fail closed)
+    dropped_turns: int = 0  # history turns left out to fit the context window
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+# --- redaction passes (reference 6.8) --------------------------------------------------------------
+
+
+def conversation_options(conv: Conversation, base: RedactOptions) -> RedactOptions:
+    """The account's options with the conversation's overrides: its category toggles, values
+    revealed here, values forced here, and the mode pinned at its first redaction."""
+    categories = dict(base.categories)
+    categories.update(conv.redact_categories)
+    force = base.force + tuple(Forced(value, kind) for value, kind in conv.forced_redactions)
+    return replace(base, mode=conv.vault.mode or base.mode, categories=tuple(categories.items()),
+                   keep=base.keep + tuple(conv.revealed_values), force=force)
+
+
+@dataclass(frozen=True)
+class _Block:
+    wire: str = ""
+    selection: Selection = field(default_factory=Selection)
+    error: str | None = None
+
+
+def select(inp: SendInput, options: RedactOptions) -> Selection:
+    """The memory of this send, selected on REAL values; a failing selection injects nothing."""
+    conv = inp.conversation
+    try:
+        return select_memory(
+            inp.store, inp.text, conv.known_real_values(), scope=conv.space, now=inp.now,
+            tz_offset_minutes=inp.tz_offset_minutes, lang=inp.lang, memory_off=conv.memory_off, index=inp.index,
+            spare_famous=options.spares_famous(),
+        )
+    except Exception:  # memory is an extra: a bug in it must not stop the user's message
+        return Selection()
+
+
+def redact_memory_block(selection: Selection, vault: Vault, options: RedactOptions) -> tuple[_Block, Vault]:
+    """The memory block pseudonymised with its entities forced. Fail closed: any error skips the
+    injection and leaves the vault as it was (nothing memory-related egresses)."""
+    if not selection.block:
+        return _Block(selection=selection), vault
+    try:
+        forced = options.force + to_redact_forced(selection.forced)
+        redaction = pseudonymise(selection.block, vault, replace(options, force=forced))
+    except Exception as error:  # any failure at all: the block is dropped, the send goes on
+        return _Block(selection=selection, error=type(error).__name__), vault
+    return _Block(redaction.text, selection), redaction.vault
+
+
+def named_in_typed_text(inp: SendInput, options: RedactOptions) -> RedactOptions:
+    """The send's options with every card the typed text names forced, selected or not: a card
+    dropped by the budget, or not injected because it is only proposed, is still a name the
+    user wrote, and masking more is always safe."""
+    index = MemoryIndex.for_store(inp.store, inp.index)
+    named = forced_for_text(inp.text, index, (), spare_famous=options.spares_famous())
+    return replace(options, force=options.force + to_redact_forced(named)) if named else options
+
+
+def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOptions) -> list[WireMessage]:
+    """Past turns as the model sees them: user turns only when their redaction completed,
+    assistant turns always, both through the send's own substitution (replay_for_model, which
+    records spelling variants in `vault`: pass the working copy)."""
+    out: list[WireMessage] = []
+    for message in messages:
+        if message.role == "system" or message.pending or not message.content.strip() or not message.replayable:
+            continue
+        out.append(WireMessage(message.role, replay_for_model(message.content, vault, options)))
+    return out
+
+
+def request_texts(request: ChatRequest) -> list[str]:
+    """Every text a request carries to the model."""
+    texts = [request.system]
+    for message in request.messages:
+        texts.append(message.content)
+        texts.extend(call.arguments for call in message.tool_calls)
+    return texts
+
+
+def leaks(request: ChatRequest, vault: Vault, options: RedactOptions) -> bool:
+    """The send's postcondition on the whole request: no real value the vault masks is present."""
+    reals = real_values(vault, options)
+    return any(carries_real_value(text, reals) for text in request_texts(request) if text)
+
+
+# --- the flow ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Turn:
+    """State of one send after the user's turn is persisted."""
+
+    inp: SendInput
+    options: RedactOptions
+    vault: Vault
+    reply: Message
+    outcome: SendOutcome
+    restorer: StreamRestorer | None = None
+
+    def show(self, restored: str) -> str:
+        self.reply.content += restored
+        return restored
+
+    def add_usage(self, usage: Usage) -> None:
+        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+            value = getattr(usage, name)
+            if value is not None:
+                self.outcome.usage[name] = self.outcome.usage.get(name, 0) + value
+        self.reply.usage = dict(self.outcome.usage)
+
+    def stop(self, reason: str) -> None:
+        """The stream ended early (an error event, or the shell closed the flow): keep the partial
+        reply, restored to its last character, and say so."""
+        if self.restorer is not None:
+            self.show(self.restorer.flush())
+            self.restorer = None
+        self.reply.pending = False
+        self.reply.interrupted = True
+        self.reply.error = reason
+        self.outcome.status = "interrupted"
+        self.outcome.reason = reason
+
+
+@dataclass(frozen=True)
+class _CallResult:
+    raw_text: str
+    tool_calls: tuple[ToolCall, ...]
+    error: str | None
+
+
+def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, Answer, _CallResult]:
+    """One model call: restore text deltas as they come, assemble tool calls, stop on Done or on
+    an error."""
+    turn.restorer = StreamRestorer(turn.vault)
+    calls = ToolCallAccumulator()
+    raw: list[str] = []
+    event = yield CallModel(request, number)
+    while True:
+        if isinstance(event, TextDelta):
+            raw.append(event.text)
+            event = yield ReplyDelta(turn.show(turn.restorer.feed(event.text)))
+        elif isinstance(event, ToolCallDelta):
+            calls.add(event)
+            event = yield ReplyDelta("")
+        elif isinstance(event, Usage):
+            turn.add_usage(event)
+            event = yield ReplyDelta("")
+        elif isinstance(event, Done):
+            tail = turn.show(turn.restorer.flush())
+            turn.restorer = None
+            yield ReplyDelta(tail, wants_event=False)
+            return _CallResult("".join(raw), calls.calls(), None)
+        elif isinstance(event, ErrorEvent) or event is None:
+            reason = event.kind if isinstance(event, ErrorEvent) else "truncated"
+            turn.stop(reason)
+            yield ReplyDelta("", wants_event=False)
+            return _CallResult("".join(raw), (), reason)
+        else:  # reasoning text is not part of the answer
+            event = yield ReplyDelta("")
+
+
+def _tool_result(turn: _Turn, call: ToolCall) -> tuple[str, ToolUse]:
+    """Run one tool call: the model's query un-redacted, the store searched on real values, the
+    result re-redacted through the conversation's vault (fail closed: a masked notice)."""
+    inp = turn.inp
+    restored = restore_args(call.arguments, turn.vault)
+    if call.name != TOOL_NAME:
+        return UNKNOWN_TOOL, ToolUse(call.name, restored, call.arguments, UNKNOWN_TOOL)
+    query = search_query_of(restored)
+    wire = nothing_found(inp.lang)
+    if query:
+        found = search_memory(
+            inp.store, query, scope=inp.conversation.space, tz_offset_minutes=inp.tz_offset_minutes, lang=inp.lang,
+            semantic=inp.semantic, memory_off=inp.conversation.memory_off, index=inp.index,
+            spare_famous=turn.options.spares_famous(),
+        )
+        wire = found.text if not found.hits else search_result_for_model(
+            found.text, turn.vault, found.forced, options=turn.options, lang=inp.lang)
+    return wire, ToolUse(call.name, restored, call.arguments, wire)
+
+
+def _tool_loop(
+    turn: _Turn, system: str, history: list[WireMessage], current: list[WireMessage], tools: tuple[ToolSpec, ...]
+) -> Generator[Step, Answer, None]:
+    inp = turn.inp
+    for number in range(1, MAX_MODEL_CALLS + 1):
+        offered = tools if number < MAX_MODEL_CALLS else ()
+        request = ChatRequest(inp.model, (*history, *current), system, offered, inp.temperature, inp.max_tokens,
+                              stream=True)
+        if number > 1 and _tool_results_leak(current, turn):
+            turn.stop("blocked")
+            turn.outcome.status, turn.outcome.reason = "blocked", "a real value reached a tool result"
+            return
+        turn.outcome.requests.append(request)
+        result = yield from _stream(turn, request, number)
+        if result.error is not None or not result.tool_calls or not offered:
+            turn.reply.wire = (turn.reply.wire or "") + result.raw_text
+            return
+        turn.reply.wire = (turn.reply.wire or "") + result.raw_text
+        current.append(WireMessage("assistant", result.raw_text, tool_calls=result.tool_calls))
+        for call in result.tool_calls:
+            wire, use = _tool_result(turn, call)
+            turn.reply.tool_uses.append(use)
+            current.append(WireMessage("tool", wire, tool_call_id=call.id))
+
+
+def _tool_results_leak(current: list[WireMessage], turn: _Turn) -> bool:
+    """The postcondition on what this loop added: tool results. (The history and the user's
+    message were checked before the first call; the model's own tool calls go back as it wrote
+    them. A value the search taught the vault may already have left in clear in the user's text,
+    "Claire" alone: re-checking those would block a send that revealed nothing new.)"""
+    reals = real_values(turn.vault, turn.options)
+    return any(carries_real_value(m.content, reals) for m in current if m.role == "tool")
+
+
+def _blocked(conv: Conversation, user: Message, reason: str) -> SendOutcome:
+    """Nothing left: the typed text is kept (never lost) but is not replayable (no count)."""
+    user.error = "redaction"
+    conv.messages.append(user)
+    return SendOutcome("blocked", reason, user)
+
+
+def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
+    """One send, with its memory_search tool loop. Fail closed: when the new message, the history
+    or the first request cannot be proven free of real values, the flow returns `blocked` before
+    yielding anything.
+
+    Driving it (the protocol every shell follows):
+    - `PersistTurn(conversation, message)`: the user's turn and the conversation's vault are final;
+      write the conversation to storage NOW, before any request leaves. Answer None.
+    - `CallModel(request, call)`: send `request` (a neutral ChatRequest, stream=True) to the model.
+      Answer with the first stream event (TextDelta, ToolCallDelta, Usage, Done, ErrorEvent...).
+    - `ReplyDelta(text, wants_event)`: show `text` (restored, real values) after the reply so far.
+      When `wants_event`, answer with the next stream event (None if the stream ended without a
+      Done: it counts as interrupted); otherwise the call is over: answer None.
+    The generator returns a `SendOutcome`. Closing it (`close()`) mid-stream stops the turn: the
+    partial reply stays in the conversation, marked interrupted. Either way the shell then persists
+    the conversation once more."""
+    conv = inp.conversation
+    options = conversation_options(conv, inp.options)
+    user = Message(inp.new_id(), "user", inp.text, at=inp.now)
+    history_source = list(conv.messages)
+    block, vault = redact_memory_block(select(inp, options), conv.vault.copy(), options)
+    try:
+        history = replay_history(history_source, vault, options)
+        redaction = pseudonymise(inp.text, vault, named_in_typed_text(inp, options))
+    except Exception as error:  # fail closed: nothing is yielded
+        return _blocked(conv, user, type(error).__name__)
+    vault = redaction.vault
+    current = [WireMessage("user", redaction.text)]
+    system = "\n\n".join(part for part in (inp.system_prompt, block.wire) if part)
+    tools = (ToolSpec(**memory_search_tool(inp.lang)),) if search_tool_offered(
+        inp.store, scope=conv.space, memory_off=conv.memory_off) else ()
+    reserve = inp.max_tokens or DEFAULT_REPLY_RESERVE
+    history, dropped = trim_history(system, history, current, limit_tokens=inp.context_tokens, reserve_tokens=reserve)
+    first = ChatRequest(inp.model, (*history, *current), system, tools, inp.temperature, inp.max_tokens, stream=True)
+    if leaks(first, vault, options):
+        return _blocked(conv, user, "a real value reached the request")
+
+    user.redactions = len(redaction.replacements)
+    user.redacted_spans = [(rep.value, rep.kind) for rep in redaction.replacements]
+    user.wire = redaction.text
+    user.wire_memory = block.wire or None
+    conv.vault = vault  # from here on the working vault is the conversation's
+    conv.messages.append(user)
+    conv.updated_at = max(conv.updated_at, inp.now)
+    if not conv.title:
+        conv.title = note_title(inp.text)
+    yield PersistTurn(conv, user)
+
+    used = list(block.selection.used_ids) if block.wire else []
+    skipped = [MemorySkip(s.id, s.reason) for s in block.selection.skipped]
+    reply = Message(inp.new_id(), "assistant", "", at=inp.now, pending=True, memory_used=used or None,
+                    memory_skipped=skipped or None)
+    conv.messages.append(reply)
+    outcome = SendOutcome("done", "done", user, reply, memory_used=used, memory_skipped=skipped,
+                          memory_error=block.error, dropped_turns=dropped)
+    turn = _Turn(inp, options, vault, reply, outcome)
+    try:
+        yield from _tool_loop(turn, system, history, current, tools)
+    except GeneratorExit:
+        turn.stop("aborted")
+        raise
+    reply.pending = False
+    return outcome

@@ -1,0 +1,55 @@
+"""Schema migrations of the state document: `MIGRATIONS[n]` turns a version n+1 document into
+version n+2. Each one is a pure function on a deep copy; the caller's document is never touched."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+Doc = dict[str, Any]
+FIRST_VERSION = 1
+
+
+class StateVersionError(ValueError):
+    """A document from an unknown (newer, or never existing) schema version: nothing was changed."""
+
+
+def v1_to_v2(doc: Doc) -> Doc:
+    """Version 1 used the reference app's names: `redactWireTokens` (a boolean) for the mode of
+    new conversations and `modelContent` for what a message sent. Version 2 says `mode` and `wire`."""
+    settings = doc.setdefault("settings", {})
+    if isinstance(settings, dict) and "redactWireTokens" in settings:
+        settings["mode"] = "token" if settings.pop("redactWireTokens") else "fake"
+    for conv in doc.get("conversations", []):
+        for message in conv.get("messages", []) if isinstance(conv, dict) else []:
+            if isinstance(message, dict) and "modelContent" in message:
+                message.setdefault("wire", message.pop("modelContent"))
+    doc["version"] = 2
+    return doc
+
+
+MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2]
+LATEST_VERSION = FIRST_VERSION + len(MIGRATIONS)
+
+
+def version_of(doc: Doc) -> int:
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise StateVersionError(f"the state document has no valid version ({version!r})")
+    if not FIRST_VERSION <= version <= LATEST_VERSION:
+        raise StateVersionError(
+            f"state document version {version} is not one this build reads ({FIRST_VERSION}..{LATEST_VERSION}); "
+            "nothing was changed")
+    return version
+
+
+def migrate(doc: Doc) -> Doc:
+    """The document at the latest version; a new object, `doc` is left as it was."""
+    version = version_of(doc)
+    if version == LATEST_VERSION:
+        return doc
+    out = copy.deepcopy(doc)
+    for step in MIGRATIONS[version - FIRST_VERSION:]:
+        out = step(out)
+    return out

@@ -1,0 +1,29 @@
+"""Public test harness (docs/testing.md): a scripted model and an in-memory workspace that drives
+the send and extraction flows against it, recording every request body sent on the wire."""
+
+from __future__ import annotations
+
+from .scripted import (
+    CallTool,
+    Fail,
+    Say,
+    ScriptedModel,
+    facts,
+    last_user_text,
+    tool_results,
+)
+from .workspace import SentTurn, WireRecord, Workspace, appears_in
+
+__all__ = [
+    "CallTool",
+    "Fail",
+    "Say",
+    "ScriptedModel",
+    "SentTurn",
+    "WireRecord",
+    "Workspace",
+    "appears_in",
+    "facts",
+    "last_user_text",
+    "tool_results",
+]
