@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from openmasq.redact import lexicon
 
@@ -379,3 +381,124 @@ def test_employment_phrases_tie_an_entity_to_the_writer(text: str, value: str) -
 def test_mentions_without_an_employment_phrase_are_not_tied(text: str, value: str) -> None:
     start = text.index(value)
     assert not lexicon.ties_to_writer(text, start, start + len(value))
+
+
+# --- the wider world's names (detection only) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "word, gender",
+    [
+        ("Yaw", "m"),  # Twi (tw_GH)
+        ("Akosua", "f"),
+        ("Burak", "m"),  # Turkish
+        ("Nomvula", "f"),  # Zulu
+        ("Taras", "m"),  # transliterated from Ukrainian
+        ("Dmitry", "m"),  # transliterated from Russian, usual spelling of the ending
+        ("Giorgos", "m"),  # transliterated from Greek
+    ],
+)
+def test_first_names_of_the_wider_world_are_first_names_with_a_gender(word: str, gender: str) -> None:
+    assert lexicon.is_first_name(word)
+    assert lexicon.first_name_gender(word) == gender
+    assert not lexicon.is_core_first_name(word)
+
+
+@pytest.mark.parametrize(
+    "word", ["Nkosi", "Boateng", "Tran", "Morozov", "Shevchenko", "Papadopoulos", "Kaczmarek", "Wang"]
+)
+def test_surnames_of_the_wider_world_are_surnames(word: str) -> None:
+    assert lexicon.is_surname(word)
+
+
+def test_wider_world_names_never_become_fakes_of_our_languages() -> None:
+    pools = {lexicon.lexicon_key(n) for loc in lexicon.LOCALES for g in "mfx" for n in lexicon.first_names(loc, g)}
+    assert "yaw" not in pools and "nomvula" not in pools
+    assert lexicon.locale_of_name("Yaw") is None
+
+
+@pytest.mark.parametrize("word", ["Major", "Golden"])
+def test_wider_world_first_names_that_are_everyday_words_are_weak(word: str) -> None:
+    assert lexicon.is_first_name(word)
+    assert lexicon.is_weak_first_name(word)
+    assert not lexicon.is_weak_first_name("Kwabena")
+
+
+def test_an_everyday_word_is_a_homograph_unless_it_is_also_a_surname_of_our_languages() -> None:
+    assert lexicon.is_homograph("Major")
+    assert not lexicon.is_homograph("Golden")  # a surname here: "Golden" stays a name word
+    assert not lexicon.is_homograph("Smith")
+
+
+@pytest.mark.parametrize("word", ["The", "Mai"])
+def test_function_words_are_never_wider_world_first_names(word: str) -> None:
+    assert not lexicon.is_first_name(word)
+
+
+def test_a_compound_of_an_everyday_word_and_a_name_is_no_first_name() -> None:
+    assert lexicon.is_first_name("Jean-Pierre")
+    assert not lexicon.is_first_name("Saint-Étienne")
+
+
+def test_cyrillic_and_greek_names_are_transliterated_with_their_usual_variants() -> None:
+    russian = lexicon._transliterated(["Дмитрий", "Мария"], lexicon._TRANSLITERATIONS["ru_RU"])
+    assert {"dmitriy", "dmitry", "dmitri", "mariya", "maria"} <= set(russian)
+    assert lexicon._transliterated(["Тарас"], lexicon._TRANSLITERATIONS["uk_UA"]) == ["taras"]
+    assert "giorgos" in lexicon._transliterated(["Γιώργος"], lexicon._TRANSLITERATIONS["el_GR"])
+
+
+@pytest.mark.parametrize(
+    "word, key", [("Yıldırım", "yildirim"), ("Łukasz", "lukasz"), ("Đặng", "dang"), ("Søren", "soren")]
+)
+def test_letters_without_a_decomposition_fold_to_their_base_letter(word: str, key: str) -> None:
+    assert lexicon.lexicon_key(word) == key
+
+
+NAME_TEXT = st.text(alphabet="abcdeéèëïçñøłAÉÖÑ-'’ ", min_size=1, max_size=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(NAME_TEXT, min_size=1, max_size=8))
+def test_folding_many_names_at_once_agrees_with_the_lookup_key(names: list[str]) -> None:
+    assert lexicon._fold_lines(names) == [lexicon.lexicon_key(n) for n in names]
+
+
+# --- everyday words and business words ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["table", "Maison", "bonjour", "Strategy", "Tables", "Directrice"])
+def test_everyday_words_are_common_words(word: str) -> None:
+    assert lexicon.is_common_word(word)
+
+
+@pytest.mark.parametrize("word", ["Zentavio", "Kelidu", "Brightwave", ""])
+def test_invented_words_and_names_are_not_common_words(word: str) -> None:
+    assert not lexicon.is_common_word(word)
+
+
+@pytest.mark.parametrize(
+    "word, descriptor, trade",
+    [
+        ("Freight", True, False),
+        ("Holdings", True, False),
+        ("Logistics", True, False),
+        ("Boulangerie", True, True),
+        ("Kanzlei", True, True),
+        ("Farmacia", True, True),
+        ("Physiotherapie", True, True),
+        ("Dupont", False, False),
+        ("Bonjour", False, False),
+    ],
+)
+def test_business_descriptors_and_trades(word: str, descriptor: bool, trade: bool) -> None:
+    assert lexicon.is_org_descriptor(word) is descriptor
+    assert lexicon.is_trade_word(word) is trade
+
+
+def test_every_trade_word_is_a_descriptor() -> None:
+    assert all(lexicon.is_org_descriptor(t) for t in lexicon._comma_set("org_trades.txt"))
+
+
+@pytest.mark.parametrize("form", ["AB", "Kft.", "s.r.o.", "Sp. z o.o.", "Pty Ltd", "PLLC", "SE"])
+def test_legal_forms_of_more_countries(form: str) -> None:
+    assert lexicon.is_legal_form(form)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openmasq.redact.names import detect_names
+from openmasq.redact.names import detect_handles, detect_names
 
 
 def values(text: str, known: Iterable[str] = ()) -> list[str]:
@@ -175,6 +175,66 @@ def test_a_lone_first_name_without_a_strong_context_is_not_a_person(text: str) -
     assert values(text) == []
 
 
+# --- names the lexicon does not know, read from their context --------------------------------------
+
+UNKNOWN_NAMES = [
+    # names of the wider world's lists
+    ("J'ai déjeuné avec Kwabena Boateng hier.", ["Kwabena Boateng"]),
+    ("Thanks, Tran Van Duc will send it.", ["Tran Van Duc"]),
+    ("Hier Morozov Pavel a appelé.", ["Morozov Pavel"]),
+    ("Le dossier de Zorvan Nkosi est prêt.", ["Zorvan Nkosi"]),  # one known name word
+    # two unknown name words after a person cue
+    ("Rendez-vous avec Zorvan Kelidu demain.", ["Zorvan Kelidu"]),
+    ("Une lettre pour ma tante, Zorana Kelidu, à relire.", ["Zorana Kelidu"]),
+    ("I spoke with Zorvan Kelidu yesterday.", ["Zorvan Kelidu"]),
+    # before a role or an affiliation, beside their e-mail address
+    ("Zorvan Kelidu, directeur financier, a signé.", ["Zorvan Kelidu"]),
+    ("Zorvan Kelidu (Head of Sales) joined today.", ["Zorvan Kelidu"]),
+    ("Zorvan Kelidu, our new warehouse manager, starts Monday.", ["Zorvan Kelidu"]),
+    ("Zorvan Kelidu from Brightwave called.", ["Zorvan Kelidu"]),
+    ("Écris à Zorvan Kelidu (z.kelidu@exemple.fr) pour confirmer.", ["Zorvan Kelidu"]),
+    # a mail header list, a greeting
+    ("cc: Zorvan Kelidu, Amira Tolbek\nObjet : budget", ["Zorvan Kelidu", "Amira Tolbek"]),
+    ("Bonjour Zorvana,", ["Zorvana"]),
+    ("Hi Zorvan Kelidu,", ["Zorvan Kelidu"]),
+    # one first name after an addressing verb, or as a vocative
+    ("Peux-tu appeler Mathis demain ?", ["Mathis"]),
+    ("Lucas, peux-tu relire ?", ["Lucas"]),
+    # codes glued to a name, a company after a name, a famous name before a noun
+    ("Virement à Yaw Boateng GB29 NWBK 6016 1331 9268 19 demain.", ["Yaw Boateng"]),
+    ("Jean Moreau de Vexalis Conseil relit.", ["Jean Moreau"]),
+    ("Hat Albert Einstein Physik gelehrt?", ["Albert Einstein"]),
+    ("Termin bei Herrn Zorbek.", ["Zorbek"]),
+    # a request's verb is not part of the name that follows it
+    ("Rappelle Marie Dupont.", ["Marie Dupont"]),
+    ("Relance Yaw Boateng demain.", ["Yaw Boateng"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", UNKNOWN_NAMES)
+def test_names_the_lexicon_does_not_know_are_read_from_their_context(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorvan Kelidu arrive demain.",  # two unknown words, nothing says they are a person
+        "I loved Hong Kong Disneyland.",
+        "The Golden Gate Bridge is red.",
+        "Meeting with Product Marketing tomorrow.",
+        "Send it to Customer Support please.",
+        "We use Visual Studio Code every day.",
+        "Cher Monsieur, merci.",
+        "Félicitations Beaucoup !",
+        "Peux-tu appeler Paris demain ?",
+        "Rendez-vous avec Google Drive ouvert.",
+    ],
+)
+def test_capitalised_words_without_a_person_context_are_not_read_as_unknown_names(text: str) -> None:
+    assert values(text) == []
+
+
 # --- echoes of names already seen ------------------------------------------------------------------
 
 
@@ -312,6 +372,12 @@ HOSTILE_NAMES = {
     "zero widths": "Jean\u200b" * 40_000,
     "one long word": "a" * 200_000,
     "closings": "Cordialement,\n" * 15_000,
+    "unknown pairs": "Kelidu Tolbek " * 80_000,
+    "person cues": "avec Zorvan Kelidu " * 50_000,
+    "roles": "Zorvan Kelidu, directeur " * 40_000,
+    "mail headers": ("cc: " + "Anna Berg, " * 20_000 + "\n") * 4,
+    "e-mails": "Zorvan Kelidu (z.kelidu@x.fr) " * 30_000,
+    "vocatives": "Lucas, the " * 90_000,
 }
 
 
@@ -380,3 +446,70 @@ def test_the_french_prose_sample_yields_its_people_and_nothing_else() -> None:
         "Claire", "Dupont", "Lefèvre", "Jean-Pierre Martin", "Garnier", "Pierre Marchand", "Marie Dubois",
         "Thomas Bernard", "Sophie Laurent", "Nicolas Petit", "Dupont", "Lefèvre", "Julien Moreau", "Antoine",
     ]
+
+
+# --- user names ------------------------------------------------------------------------------------
+
+
+def handles(text: str) -> list[str]:
+    return [span.value for span in detect_handles(text)]
+
+
+HANDLES = [
+    ('"@zora.kel can you merge your PR?"', ["zora.kel"]),
+    ("Ping @kelidu_z and @ana-m on Slack.", ["kelidu_z", "ana-m"]),
+    ("Send the intern their credentials: login z.kelidu, password to change.", ["z.kelidu"]),
+    ("Identifiant : zkelidu42", ["zkelidu42"]),
+    ("Username: jsmith", ["jsmith"]),
+    ("My username on the forum is grey_owl_77 and someone copies it.", ["grey_owl_77"]),
+    ("Le pseudo de ma fille sur Discord c'est luna_k9 depuis hier.", ["luna_k9"]),
+    ("Mon identifiant sur le portail est zk.compta mais il a expiré.", ["zk.compta"]),
+    ("Mein Benutzername im Portal ist zkelidu84, aber es geht nicht.", ["zkelidu84"]),
+    ("Il mio nome utente sul gestionale è z_kelidu ma non funziona.", ["z_kelidu"]),
+    ("Login fehlgeschlagen für den Benutzer z.kelidu.", ["z.kelidu"]),
+    ("El log muestra un acceso con el usuario jgarcia.", ["jgarcia"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", HANDLES)
+def test_mentions_and_labelled_user_names_are_usernames(text: str, expected: list[str]) -> None:
+    assert handles(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write to jean@exemple.fr or support@exemple.com.",
+        "See @example.com for details.",
+        "@media screen and (max-width: 600px) {}",
+        "@app.route('/login')",
+        "@everyone the meeting moved to 3pm.",
+        "Login failed for user admin.",
+        "Enter your username and password.",
+        "The user is not logged in.",
+        "The login page is broken.",
+        "Mon identifiant est perdu.",
+    ],
+)
+def test_addresses_code_and_ordinary_words_are_not_usernames(text: str) -> None:
+    assert handles(text) == []
+
+
+def test_username_spans_read_their_value_from_the_original_text() -> None:
+    text = "Ping\u00a0@zora.kel and login z\u200b.kelidu"
+    spans = detect_handles(text)
+    assert [s.kind for s in spans] == ["username", "username"]
+    for span in spans:
+        assert text[span.start : span.end] == span.value
+    assert spans[0].source == "rule" and spans[1].source == "context"
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["@a.b " * 200_000, "login is " * 110_000, "username: " * 100_000, "@" * 1_000_000, "user a_" * 140_000],
+    ids=["mentions", "labels", "colons", "ats", "users"],
+)
+def test_user_names_are_scanned_in_linear_time(hostile: str) -> None:
+    started = time.perf_counter()
+    detect_handles(hostile)
+    assert time.perf_counter() - started < 10

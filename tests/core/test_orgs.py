@@ -141,6 +141,62 @@ def test_notorious_brands_are_returned_for_policy_to_decide() -> None:
     assert values("Je travaille chez Google et notre client Microsoft Corp. aussi.") == ["Google", "Microsoft Corp."]
 
 
+# --- names without a legal form ---------------------------------------------------------------------
+
+WITHOUT_LEGAL_FORM = [
+    # an industry word closes the name, another word singles it out
+    ("Nous travaillons avec Brightwave Logistics depuis mars.", ["Brightwave Logistics"]),
+    ("The invoice from Tarnwell Freight is late.", ["Tarnwell Freight"]),
+    ("Kovar Dental Care ouvre lundi.", ["Kovar Dental Care"]),
+    ("Merci Tarnwell Freight pour la livraison.", ["Tarnwell Freight"]),
+    ("Sven Holm from Vintra Marine called.", ["Vintra Marine"]),
+    ("Jean Moreau de Vexalis Conseil relit.", ["Vexalis Conseil"]),
+    # a kind of organisation or a trade opens it
+    ("Le devis du Groupe Vantelis Industrie est arrivé.", ["Groupe Vantelis Industrie"]),
+    ("Commande passée à la Boulangerie Le Bon Grain.", ["Boulangerie Le Bon Grain"]),
+    ("La Farmacia San Teodoro è chiusa.", ["Farmacia San Teodoro"]),
+    ("Le devis de l'Autofficina Rossetti est arrivé.", ["Autofficina Rossetti"]),
+    ("Crédit Agricole et Banque Populaire fusionnent ?", ["Crédit Agricole", "Banque Populaire"]),
+    # "&" between names
+    ("Un devis de Korvel & Stam arrive.", ["Korvel & Stam"]),
+    ("Ferrand & Lopes Avocats ont répondu.", ["Ferrand & Lopes Avocats"]),
+    ("Appelle la Kanzlei Morvek & Partner.", ["Kanzlei Morvek & Partner"]),
+    # an invented word after a weak cue, and its other mentions
+    ("La démo pour Zentavio est jeudi. Zentavio a confirmé.", ["Zentavio", "Zentavio"]),
+    ("The team at Quorvix loved it.", ["Quorvix"]),
+    ("On the Tarnwell account, nothing new.", ["Tarnwell"]),
+    ("J'envoie le planning à l'équipe de Zentavio.", ["Zentavio"]),
+    # more legal forms
+    ("Velmora Timber AB har levererat.", ["Velmora Timber AB"]),
+    ("Korvel Sp. z o.o. wystawił fakturę.", ["Korvel Sp. z o.o."]),
+]
+
+
+@pytest.mark.parametrize("text, expected", WITHOUT_LEGAL_FORM)
+def test_business_names_without_a_legal_form_are_companies(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rock & Roll forever.",
+        "Marie & Paul arrivent.",
+        "We spent a day at Versailles.",
+        "La démo pour Marie est prête.",
+        "What does a Head of Customer Success do?",
+        "La Banque de France publie ses taux.",
+        "The Customer Service Team will answer.",
+        "Recommend a good Studio in Lyon.",
+        "Emma Stone joue ce soir.",
+        "Le Groupe de Travail se réunit.",
+        "Banco Santander abre a las nueve.",
+    ],
+)
+def test_everyday_titles_people_and_brand_entities_are_not_companies(text: str) -> None:
+    assert values(text) == []
+
+
 # --- echoes and e-mail domains ---------------------------------------------------------------------
 
 
@@ -208,6 +264,13 @@ HOSTILE_ORGS = {
     "dotted forms": "S.A. " * 40_000,
     "ampersands": "& " * 100_000,
     "hyphens": "A-" * 100_000,
+    "descriptors": "Tarnwell Freight Logistics " * 40_000,
+    "trade heads": "Boulangerie Au La De " * 50_000,
+    "ampersand names": "Korvel & Stam & " * 60_000,
+    "weak cues": "la démo pour Zentavio " * 45_000,
+    "connectors": "Clinique de la " * 70_000,
+    "conjunctions": "Banque et Banque et " * 50_000,
+    "elisions": "dell'A " * 140_000,
 }
 
 

@@ -10,8 +10,7 @@ import re
 from collections.abc import Iterable
 
 from . import lexicon
-from .kinds import category_of
-from .names import detect_names
+from .names import detect_handles, detect_names
 from .options import Forced, RedactOptions
 from .orgs import detect_orgs
 from .rules import detect_rules
@@ -27,6 +26,7 @@ def gather(text: str, options: RedactOptions) -> list[Span]:
     found: list[Span] = list(detect_rules(view))
     if NAME_CATEGORIES & options.active_categories():
         found.extend(detect_names(view, known=options.known_names))
+        found.extend(detect_handles(view))
         found.extend(detect_orgs(view))
     found.extend(forced_spans(view, options.force))
     mapped = [_to_original(span, offsets, len(text)) for span in found]
@@ -80,7 +80,3 @@ def guess_kind(value: str) -> str:
     if any(ch.isdigit() for ch in value):
         return "token"
     return "org"
-
-
-def category_is_free_text(kind: str) -> bool:
-    return category_of(kind) in NAME_CATEGORIES

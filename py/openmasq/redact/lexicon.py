@@ -35,7 +35,7 @@ HONORIFICS: frozenset[str] = frozenset({
     "M.", "MM.", "Mme", "Mme.", "Mmes", "Mlle", "Mlle.", "Mlles", "Dr", "Dr.", "Dre", "Pr", "Pr.",
     "Me", "Me.", "Maître", "Maitre", "Monsieur", "Madame", "Mademoiselle", "Docteur", "Docteure",
     "Professeur", "Professeure", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Mx", "Mx.", "Sir",
-    "Lady", "Lord", "Prof", "Prof.", "Herr", "Frau", "Hr.", "Fr.", "Sr", "Sr.", "Sra", "Sra.", "Srta",
+    "Lady", "Lord", "Prof", "Prof.", "Herr", "Herrn", "Hrn.", "Frau", "Hr.", "Fr.", "Sr", "Sr.", "Sra", "Sra.", "Srta",
     "Srta.", "Señor", "Señora", "Señorita", "Doña", "Dra", "Dra.", "Sig.", "Sig.ra", "Sig.na",
     "Signor", "Signore", "Signora", "Signorina", "Dott.", "Dott.ssa", "Avv.", "Ing.", "Dhr.",
     "Mevr.", "Mw.", "Meneer", "Mevrouw", "Senhor", "Senhora", "Exmo.", "Exma.",
@@ -55,7 +55,12 @@ LEGAL_FORMS: frozenset[str] = frozenset({
     "S.R.L.", "S.n.c.", "S.a.s.", "Lda", "Lda.", "Ltda", "Ltda.",
     # Benelux and the North
     "BV", "B.V.", "NV", "N.V.", "VOF", "V.O.F.", "SPRL", "SCRL", "ASBL", "VZW", "ApS", "A/S", "Oy",
-    "Oyj", "ASA",
+    "Oyj", "ASA", "AB", "HB", "ehf.",
+    # Central and Eastern Europe, Baltics, Turkey
+    "Kft.", "Zrt.", "Nyrt.", "s.r.o.", "spol. s r.o.", "a.s.", "Sp. z o.o.", "sp. z o.o.", "d.o.o.",
+    "d.d.", "OÜ", "AS", "UAB", "SIA", "A.Ş.", "Ltd. Şti.", "SE",
+    # Elsewhere in English
+    "Pty Ltd", "Pty. Ltd.", "Pte. Ltd.", "Pte Ltd", "PLLC", "Sdn Bhd", "Pvt. Ltd.", "Pvt Ltd",
 })
 
 NAME_PARTICLES: frozenset[str] = frozenset({
@@ -71,7 +76,8 @@ _ORG_AFFIXES = frozenset({
     "co", "company", "gmbh", "ggmbh", "ag", "kg", "ohg", "ug", "gbr", "ev", "kgaa", "mbh", "bv", "nv",
     "srl", "spa", "sl", "slu", "lda", "ltda", "sprl", "asbl", "oy", "group", "groupe", "holding",
     "societe", "entreprise", "cabinet", "etablissement", "etablissements", "ets", "association",
-    "fondation", "mutuelle", "compagnie", "cie", "forme",
+    "fondation", "mutuelle", "compagnie", "cie", "forme", "ab", "kft", "zrt", "sro", "doo", "pty",
+    "pte", "pllc", "pvt",
 })
 _DANGLING_CONNECTORS = frozenset({"en", "de", "du", "des", "et", "of", "the", "&", "und", "d'", "l'"})
 
@@ -139,7 +145,9 @@ _TRANSACTIONAL_MAILBOXES = frozenset({
 
 # --- normalisation -------------------------------------------------------------------------------
 
-_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'"})
+# One apostrophe; letters without a decomposition read as their base letter ("Yıldırım" is "yildirim",
+# "Łukasz" is "lukasz", "Đặng" is "dang").
+_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'", "ı": "i", "ł": "l", "đ": "d", "ø": "o"})
 _HYPHENS = re.compile(r"[-‐‑_\s]+")
 
 
@@ -283,6 +291,205 @@ def _names() -> _NameIndex:
     return index
 
 
+# --- detection-only names of the wider world --------------------------------------------------------
+
+# Faker locales beyond our languages whose person lists use the Latin script (or have romanised
+# lists): their names are read as names by the detectors, never drawn as fakes. Names that are also
+# everyday words or places are kept as ambiguous first names (they need a surname) and dropped as
+# surnames.
+_EXTRA_LOCALES = (
+    "en", "en_IN", "en_KE", "en_NG", "en_PK", "en_TH", "sw", "yo_NG", "ig_NG", "ha_NG", "tw_GH", "zu_ZA",
+    "id_ID", "vi_VN", "tr_TR", "az_AZ", "uz_UZ", "pl_PL", "cs_CZ", "sk_SK", "hr_HR", "sl_SI", "hu_HU",
+    "ro_RO", "lt_LT", "lv_LV", "et_EE", "fi_FI", "sv_SE", "no_NO", "da_DK", "is_IS", "ga_IE", "fr_DZ",
+    "fr_QC", "es_AR", "es_CL", "es_CO", "es_CA", "de_CH", "de_LU", "de_LI", "nl_BE", "ja_JP", "zh_CN",
+    "zh_TW", "ru_RU", "uk_UA", "bg_BG", "el_GR",
+)
+# Provider attributes: first-name lists with the gender they give, then surname lists. Vietnamese
+# middle names ("Văn", "Thị") are given-name words; romanised lists stand for the native ones.
+_EXTRA_FIRST_ATTRIBUTES = (
+    ("first_names_male", "m"), ("first_names_female", "f"), ("first_romanized_names_male", "m"),
+    ("first_romanized_names_female", "f"), ("first_names", "x"), ("first_names_nonbinary", "x"),
+    ("first_names_unisex", "x"), ("first_romanized_names", "x"), ("middle_names", "x"),
+)
+_EXTRA_SURNAME_ATTRIBUTES = (
+    "last_names", "last_names_male", "last_names_female", "unisex_last_names", "male_last_names",
+    "last_names_without_suffix", "last_romanized_names",
+)
+# Locales whose native lists are transliterated here (their romanised lists do not exist in Faker);
+# Vietnamese middle names are given names, Russian and Ukrainian ones are patronymics (left out).
+_NO_MIDDLE_NAMES = frozenset({"ru_RU", "uk_UA", "bg_BG", "el_GR"})
+
+# Plain transliteration tables (common press spellings, not a standard): Cyrillic and Greek.
+_CYRILLIC_COMMON = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
+    "и": "i", "й": "y", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s",
+    "т": "t", "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "",
+    "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya",
+}
+_TRANSLITERATIONS: dict[str, dict[str, str]] = {
+    "ru_RU": _CYRILLIC_COMMON,
+    "uk_UA": {**_CYRILLIC_COMMON, "г": "h", "ґ": "g", "є": "ye", "и": "y", "і": "i", "ї": "yi", "'": ""},
+    "bg_BG": {**_CYRILLIC_COMMON, "х": "h", "щ": "sht", "ъ": "a", "ь": "y"},
+    "el_GR": {
+        "ου": "ou", "αυ": "av", "ευ": "ev", "μπ": "b", "ντ": "nt", "γγ": "ng", "γκ": "gk", "α": "a",
+        "β": "v", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "i", "θ": "th", "ι": "i", "κ": "k", "λ": "l",
+        "μ": "m", "ν": "n", "ξ": "x", "ο": "o", "π": "p", "ρ": "r", "σ": "s", "ς": "s", "τ": "t", "υ": "y",
+        "φ": "f", "χ": "ch", "ψ": "ps", "ω": "o",
+    },
+}
+# Spelling variants of transliterated endings ("Dmitriy" / "Dmitry", "Mariya" / "Maria", "Andriy" /
+# "Andrii").
+_ENDING_VARIANTS = (("iy", ("y", "i", "ii")), ("iya", ("ia",)), ("yy", ("y",)), ("kh", ("h",)))
+_GREEK_DIGRAPHS = re.compile("ου|αυ|ευ|μπ|ντ|γγ|γκ")
+
+
+def _transliterated(names: list[str], table: dict[str, str]) -> list[str]:
+    """Cyrillic or Greek names in Latin letters, with the usual spelling variants of their endings
+    (all names in one pass: this runs on thousands of them)."""
+    text = "\n".join(names).casefold()
+    if "ου" in table:  # Greek: accents off first, then the digraphs ("Γιώργος" -> "giorgos")
+        text = _GREEK_DIGRAPHS.sub(lambda m: table[m.group()], _without_marks(unicodedata.normalize("NFD", text)))
+    else:  # Cyrillic: "й" and "ї" are letters of their own, read before any accent is dropped
+        text = unicodedata.normalize("NFC", text)
+    singles: dict[str, str | int | None] = {k: v for k, v in table.items() if len(k) == 1}
+    latin = text.translate(str.maketrans(singles))
+    spellings: list[str] = []
+    for name in latin.split("\n"):
+        spellings.append(name)
+        for ending, replacements in _ENDING_VARIANTS:
+            if name.endswith(ending):
+                spellings += [name[: -len(ending)] + other for other in replacements]
+    return spellings
+
+
+def _without_marks(decomposed: str) -> str:
+    """`decomposed` without its combining marks (the set of marks is read from the text itself)."""
+    marks = {ch for ch in set(decomposed) if unicodedata.combining(ch)}
+    if not marks:
+        return decomposed
+    return re.sub("[" + "".join(sorted(marks)) + "]", "", decomposed)
+
+
+def _provider_names(provider: type, attribute: str) -> list[str]:
+    values = getattr(provider, attribute, ())
+    if isinstance(values, dict):
+        return [str(v) for v in values]
+    return [str(v) for v in values] if isinstance(values, (tuple, list, set, frozenset)) else []
+
+
+# A whole line that is one name word: letters, inner hyphens and apostrophes, 3 to 30 characters.
+_NAME_LINE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’-]){2,29}$", re.MULTILINE)
+_FOLD_MARKS = _APOSTROPHES
+_FOLD_GAPS = re.compile(r"[-‐‑_ \t]+")
+
+
+def _fold_lines(names: Iterable[str]) -> list[str]:
+    """`lexicon_key` of many one-line names at once (one normalisation pass instead of one a name)."""
+    decomposed = unicodedata.normalize("NFD", "\n".join(names).casefold())
+    folded = _without_marks(decomposed).translate(_FOLD_MARKS)
+    return [line.strip() for line in _FOLD_GAPS.sub(" ", folded).split("\n")]
+
+
+def _name_word_keys(names: Iterable[str]) -> set[str]:
+    """Lookup keys of the one-word names of 3 to 30 letters in Latin script. Most names are
+    ASCII: those are folded by lower-casing alone (the costly Unicode pass is for the others)."""
+    unique = dict.fromkeys(names)
+    ascii_text = _FOLD_GAPS.sub(" ", "\n".join(n for n in unique if n.isascii() and " " not in n).lower())
+    keys = set(_ASCII_NAME_KEY.findall(ascii_text))
+    others = _NAME_LINE.findall("\n".join(n for n in unique if not n.isascii()))
+    keys.update(key for key in _fold_lines(others) if _is_latin(key))
+    return keys
+
+
+# A whole line that is one folded ASCII name word ("jean pierre" from "Jean-Pierre", "o'neil").
+_ASCII_NAME_KEY = re.compile(r"^[a-z](?:[a-z']| (?=[a-z])){2,29}$", re.MULTILINE)
+
+
+class _ExtraNames:
+    """Detection-only first names (key -> "m", "f" or "x"), ambiguous ones, and surnames."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}
+        self.ambiguous: set[str] = set()
+        self.surnames: set[str] = set()
+
+
+def _extra_names(core_first: Iterable[str], core_surnames: Iterable[str]) -> _ExtraNames:
+    """The wider world's names without those our languages know. A name listed for one gender
+    only has it; names that are everyday words or places become ambiguous first names and are
+    no surnames."""
+    by_gender: dict[str, list[str]] = {"m": [], "f": [], "x": []}
+    surnames: list[str] = []
+    for locale in _EXTRA_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        table = _TRANSLITERATIONS.get(locale)
+        for attribute, gender in _EXTRA_FIRST_ATTRIBUTES:
+            if not (attribute == "middle_names" and locale in _NO_MIDDLE_NAMES):
+                by_gender[gender] += _latin(_provider_names(provider, attribute), table)
+        for attribute in _EXTRA_SURNAME_ATTRIBUTES:
+            surnames += _latin(_provider_names(provider, attribute), table)
+    male, female, either = (_name_word_keys(by_gender[g]) for g in "mfx")
+    extra = _ExtraNames()
+    extra.first = dict.fromkeys(either, "x")
+    extra.first.update(dict.fromkeys(male - female, "m"))
+    extra.first.update(dict.fromkeys(female - male, "f"))
+    extra.first.update(dict.fromkeys(male & female, "x"))
+    for key in core_first:
+        extra.first.pop(key, None)
+    for key in _word_set("stopwords.txt") & extra.first.keys():
+        del extra.first[key]  # "The", "Else": never a first name in our texts
+    everyday = _everyday_name_words()
+    core_surnames = set(core_surnames)
+    extra.ambiguous = {key for key in extra.first if key in everyday}
+    extra.surnames = _name_word_keys(surnames) - everyday - core_surnames
+    return extra
+
+
+def _latin(names: list[str], table: dict[str, str] | None) -> list[str]:
+    return _transliterated(names, table) if table is not None and names else names
+
+
+def _is_latin(key: str) -> bool:
+    return all(ch < "\u0250" or "\u1e00" <= ch <= "\u1eff" or ch in " '" for ch in key)
+
+
+@cache
+def _everyday_name_words() -> frozenset[str]:
+    """Words a name list may hold that are also everyday words or places: the common-word
+    dictionary, function words, generic terms, places, countries and brands."""
+    return (
+        _common_words() | _word_set("stopwords.txt") | _comma_set("generic_terms.txt")
+        | _comma_set("places.txt") | _comma_set("countries.txt") | _comma_set("brands.txt")
+    )
+
+
+# Faker's word lists of our languages (the commonest words of each) stand for a dictionary.
+_LOREM_LOCALES = ("en_US", "fr_FR", "de_DE", "es_ES", "it_IT", "nl_NL")
+
+
+@cache
+def _common_words() -> frozenset[str]:
+    """Everyday words of our languages: Faker's word lists, our list of words that open
+    headings, titles and job titles, and the name words that are also English words."""
+    words: list[str] = []
+    for locale in _LOREM_LOCALES:
+        words += [str(w) for w in importlib.import_module(f"faker.providers.lorem.{locale}").Provider.word_list]
+    return frozenset(set(_fold_lines(words)) | _comma_set("common_words.txt") | _comma_set("everyday_names.txt"))
+
+
+@lru_cache(maxsize=16384)
+def is_common_word(word: str) -> bool:
+    """An everyday word of one of our languages (a small dictionary: Faker's word lists, heading
+    and title words, function words and generic terms), plural "s" forgiven."""
+    key = _name_key(word)
+    if not key:
+        return False
+    common = _common_words()
+    if key in common or is_stopword(key) or is_generic_term(key):
+        return True
+    return len(key) > 3 and key[-1] == "s" and (key[:-1] in common or is_generic_term(key[:-1]))
+
+
 def _name_key(word: str) -> str:
     key = lexicon_key(word.strip().rstrip(".,;:!?"))
     return key[:-2] if key.endswith("'s") and len(key) > 3 else key
@@ -294,18 +501,40 @@ def is_first_name(word: str) -> bool:
     key = _name_key(word)
     if not key:
         return False
-    first = _names().first
-    if key in first:
+    if _is_first_name_key(key):
         return True
     parts = key.split(" ")
-    return len(parts) > 1 and "-" in word and all(part in first for part in parts)
+    return len(parts) > 1 and "-" in word and all(_is_first_name_key(part, compound=True) for part in parts)
+
+
+def _is_first_name_key(key: str, *, compound: bool = False) -> bool:
+    """In our languages' lists, or in the wider world's (an everyday word from there does not
+    make a compound name: "Saint-Étienne" is a town)."""
+    if key in _names().first:
+        return True
+    extras = _extras()
+    return key in extras.first and not (compound and key in extras.ambiguous)
 
 
 @lru_cache(maxsize=16384)
 def is_surname(word: str) -> bool:
     """A surname of one of our locales (Faker's lists), case and accents ignored."""
     key = _name_key(word)
-    return bool(key) and key in _names().surname_hits
+    return bool(key) and (key in _names().surname_hits or key in _extras().surnames)
+
+
+@lru_cache(maxsize=16384)
+def is_core_first_name(word: str) -> bool:
+    """A first name of one of our own languages' lists (not only of the wider world's)."""
+    key = _name_key(word)
+    return bool(key) and key in _names().first
+
+
+@cache
+def _extras() -> _ExtraNames:
+    """The wider world's names, loaded on first use (after our own languages' names)."""
+    index = _names()
+    return _extra_names(index.first, index.surname_hits)
 
 
 def locale_of_name(word: str) -> str | None:
@@ -336,7 +565,7 @@ def first_name_gender(word: str) -> str | None:
         key = key.split(" ")[0]
     genders_by_language = first.get(key)
     if not genders_by_language:
-        return None
+        return _extras().first.get(key) if key else None
     language = locale_of_name(key) or next(iter(genders_by_language))
     genders = genders_by_language.get(language) or set().union(*genders_by_language.values())
     return "x" if len(genders) > 1 else next(iter(genders))
@@ -396,7 +625,18 @@ def is_stopword(word: str) -> bool:
 @lru_cache(maxsize=16384)
 def is_homograph(word: str) -> bool:
     """A first name or surname that is also an everyday word ("pierre", "rose", "will")."""
-    return lexicon_key(word.strip()) in _comma_set("homographs.txt")
+    key = lexicon_key(word.strip())
+    if key in _comma_set("homographs.txt"):
+        return True
+    return key in _extras().ambiguous and key not in _names().surname_hits  # "Smith" stays a name
+
+
+@lru_cache(maxsize=16384)
+def is_weak_first_name(word: str) -> bool:
+    """A first name only in the wider world's lists that is also an everyday word or a place
+    ("Golden", "Major", "Mai"): it makes a name only with a surname that is no everyday word."""
+    key = _name_key(word)
+    return bool(key) and key in _extras().ambiguous
 
 
 @lru_cache(maxsize=16384)
@@ -433,6 +673,23 @@ def is_legal_form(word: str) -> bool:
         return True
     compact = _compact(lexicon_key(stripped))
     return len(compact) >= 3 and compact in _LEGAL_FORM_KEYS and not stripped.islower()
+
+
+@lru_cache(maxsize=16384)
+def is_org_descriptor(word: str) -> bool:
+    """A word that says a capitalised name is a business or an organisation when it opens or
+    closes it: an industry, a trade or a kind of organisation ("Freight", "Holdings",
+    "Boulangerie", "Kanzlei", "Farmacia"), plural "s" forgiven."""
+    key = lexicon_key(word.strip())
+    descriptors = _comma_set("org_descriptors.txt")
+    return key in descriptors or (len(key) > 3 and key[-1] == "s" and key[:-1] in descriptors)
+
+
+@lru_cache(maxsize=16384)
+def is_trade_word(word: str) -> bool:
+    """A trade, shop or practice word after which any capitalised words make the business's name
+    ("Boulangerie Le Bon Grain", "Farmacia San Teodoro")."""
+    return lexicon_key(word.strip()) in _comma_set("org_trades.txt")
 
 
 @lru_cache(maxsize=16384)

@@ -67,10 +67,26 @@ _ELISION = re.compile(r"(?:[ldjmnstcLDJMNSTC]|[Qq]u)['’ʼ]")
 _JOINED_GAP = re.compile(r"[ \t]{1,3}")
 
 
-def _is_link(text: str, end: int, next_start: int, word: str) -> bool:
-    if end == next_start:
-        return word[-1] in "'’ʼ"
-    return (next_start - end == 1 and text[end] == " ") or bool(_JOINED_GAP.fullmatch(text, end, next_start))
+def _words_with_elisions(text: str) -> tuple[list[int], list[int], list[str]]:
+    """Word offsets and texts, an elided article split off and an English possessive dropped."""
+    starts: list[int] = []
+    ends: list[int] = []
+    texts: list[str] = []
+    for match in _WORD.finditer(text):
+        start, word = match.start(), match.group()
+        if "'" in word or "’" in word or "ʼ" in word:
+            elision = _ELISION.match(word)
+            if elision and len(word) > elision.end() and (word[0].islower() or word[elision.end()].islower()):
+                starts.append(start)
+                ends.append(start + elision.end())
+                texts.append(word[: elision.end()])
+                start, word = start + elision.end(), word[elision.end() :]
+            if len(word) > 3 and word[-2] in "'’" and word[-1] in "sS" and word[0].isupper():
+                word = word[:-2]
+        starts.append(start)
+        ends.append(start + len(word))
+        texts.append(word)
+    return starts, ends, texts
 
 
 class Words:
@@ -82,26 +98,21 @@ class Words:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts: list[int] = []
-        ends: list[int] = []
-        texts: list[str] = []
-        for match in _WORD.finditer(text):
-            start, word = match.start(), match.group()
-            if "'" in word or "’" in word or "ʼ" in word:
-                elision = _ELISION.match(word)
-                if elision and len(word) > elision.end() and (word[0].islower() or word[elision.end()].islower()):
-                    starts.append(start)
-                    ends.append(start + elision.end())
-                    texts.append(word[: elision.end()])
-                    start, word = start + elision.end(), word[elision.end() :]
-                if len(word) > 3 and word[-2] in "'’" and word[-1] in "sS" and word[0].isupper():
-                    word = word[:-2]
-            starts.append(start)
-            ends.append(start + len(word))
-            texts.append(word)
+        if "'" in text or "’" in text or "ʼ" in text:
+            starts, ends, texts = _words_with_elisions(text)
+        else:  # the common case, in one pass of comprehensions
+            matches = list(_WORD.finditer(text))
+            starts = [m.start() for m in matches]
+            ends = [m.end() for m in matches]
+            texts = [m.group() for m in matches]
         self.starts, self.ends, self.texts = starts, ends, texts
         self.count = len(texts)
-        self.links = [_is_link(text, ends[k], starts[k + 1], texts[k]) for k in range(len(texts) - 1)]
+        self.links = [
+            (gap_start + 1 == gap_end and text[gap_start] == " ")
+            or (gap_start == gap_end and word[-1] in "'’ʼ")
+            or (gap_end - gap_start <= 3 and bool(_JOINED_GAP.fullmatch(text, gap_start, gap_end)))
+            for gap_start, gap_end, word in zip(ends[:-1], starts[1:], texts[:-1], strict=True)
+        ]
 
     def __len__(self) -> int:
         return self.count
@@ -204,6 +215,101 @@ _GREETING_PHRASES = (
     "c/c", "signé", "signed", "de la part de", "bises", "bisous", "bye", "bravo", "félicitations",
     "congrats", "welcome", "bienvenue",
 )
+# Words right before two or three name words that say they are a person ("avec Zorvan Kelidu",
+# "a reference letter for Amira Tolbek", "spoke with Ilse Varno"): meeting, talking,
+# writing to or for someone. "to" and "from" only after a word of communication ("trip to" is not).
+_PERSON_CUE_PHRASES = (
+    "avec", "with", "mit", "con", "pour", "for", "für", "para", "per", "insieme a", "zusammen mit",
+    "spoke with", "spoke to", "talked to", "talk to", "speak to", "met", "met with", "meeting with",
+    "call with", "interview with", "rencontré", "entretien avec", "réunion avec", "rendez-vous avec",
+    "rdv avec", "appel avec", "telefonat mit", "gespräch mit", "treffen mit", "hablé con",
+    "reunión con", "llamada con", "entrevista con", "parlato con", "incontro con", "riunione con",
+    "chiamata con", "colloquio con", "email to", "e-mail to", "mail to", "message to", "letter to",
+    "note to", "reply to", "write to", "send to", "sent to", "forward to", "explain to", "say to",
+    "message from", "email from", "e-mail from", "mail from", "call from", "note from",
+    "letter from", "on behalf of", "de la part de", "message de", "mail de", "appel de",
+    "courrier de", "lettre de", "nachricht von", "mail von", "e-mail von", "anruf von",
+    "mensaje de", "correo de", "llamada de", "de parte de", "messaggio di", "mail di",
+    "chiamata di", "da parte di", "à l'attention de", "attention", "attn", "z. hd.",
+    "félicitations à", "merci à", "bravo à", "thanks to", "congratulations to",
+    # the person's relation to the writer or role, right before the name ("candidat : X Y",
+    # "ma tante, X Y", "our colleague X Y")
+    "candidat", "candidate", "candidata", "candidato", "kandidat", "kandidatin", "stagiaire",
+    "collègue", "colleague", "kollege", "kollegin", "collega", "compañero", "compañera", "patient",
+    "patiente", "patientin", "paciente", "paziente", "locataire", "tenant", "propriétaire",
+    "landlord", "employé", "employée", "salarié", "salariée", "employee", "mitarbeiter",
+    "mitarbeiterin", "empleado", "empleada", "dipendente", "élève", "étudiant", "étudiante",
+    "student", "interlocuteur", "interlocutrice", "référent", "référente", "ansprechpartner",
+    "ansprechpartnerin", "contacto", "referente", "gérant", "gérante", "technicien",
+    "technicienne", "chauffeur", "driver", "conseiller", "conseillère", "avocat", "avocate",
+    "notaire", "comptable", "infirmière", "infirmier", "nurse", "coach", "formateur", "formatrice",
+    "teacher", "tuteur", "tutrice", "fils", "fille", "son", "daughter", "mari", "femme", "épouse",
+    "époux", "husband", "wife", "partner", "frère", "sœur", "brother", "sister", "mère", "père",
+    "mother", "father", "ami", "amie", "friend", "voisin", "voisine", "neighbour", "neighbor",
+    "cousin", "cousine", "oncle", "tante", "uncle", "aunt", "nièce", "neveu", "niece", "nephew",
+    "grand-mère", "grand-père", "grandmother", "grandfather", "sohn", "tochter", "bruder",
+    "schwester", "mutter", "vater", "freund", "freundin", "hijo", "hija", "hermano", "hermana",
+    "madre", "padre", "amigo", "amiga", "figlio", "figlia", "fratello", "sorella", "amico",
+    "amica", "contact", "contacts", "manager", "boss", "patron", "patronne", "chef", "cheffe",
+)
+# Words right before one first name alone that say it is a person: addressing someone
+# ("contacter Mathis", "remind Ilse"); "avec Marie" alone is not enough.
+_ADDRESS_CUE_PHRASES = (
+    "contacter", "contactez", "contacte", "contact", "appeler", "appelez", "appelle", "rappeler",
+    "rappelez", "rappelle", "call", "ask", "demander à", "demandez à", "demande à", "écrire à",
+    "écrivez à", "écris à", "répondre à", "réponds à", "répondez à", "reply to", "write to",
+    "email", "e-mail", "remind", "thank", "remercier", "remercie", "féliciter", "félicite",
+    "congratulate", "congratulating", "welcome", "accueillir", "prévenir", "préviens", "prévenez",
+    "tell", "dire à", "dis à", "inform", "informer", "relancer", "relance", "chase", "forward to",
+    "send to", "envoyer à", "envoie à", "envoyez à", "transférer à", "transfère à", "kontaktieren",
+    "anrufen", "schreiben an", "schreib an", "fragen", "frag", "contactar a", "contacta a",
+    "llamar a", "llama a", "escribir a", "escribe a", "pregunta a", "preguntar a", "contattare",
+    "contatta", "chiamare", "chiama", "scrivere a", "scrivi a", "chiedi a", "chiedere a",
+    "ringraziare", "ringrazia", "s'appelle", "s'appelait", "called", "named", "nommé", "nommée",
+    "appelé", "appelée", "heißt", "namens", "se llama", "llamado", "llamada", "si chiama",
+    "chiamato", "chiamata", "a guy called", "a man called", "a woman called",
+)
+# Role words in an apposition right after a name ("Zorvan Kelidu, directeur technique",
+# "Ilse Varno (Head of Sales", "Amira Tolbek, our new stock manager").
+_ROLE_WORDS = frozenset({
+    "directeur", "directrice", "dir", "dg", "drh", "daf", "dsi", "pdg", "ceo", "cto", "cfo", "coo",
+    "cmo", "cio", "ciso", "dpo", "vp", "svp", "evp", "responsable", "gérant", "gérante", "gerant",
+    "gerante", "président", "présidente", "fondateur", "fondatrice", "cofondateur", "cofondatrice",
+    "associé", "associée", "chef", "cheffe", "ingénieur", "ingénieure", "développeur",
+    "développeuse", "comptable", "avocat", "avocate", "notaire", "consultant", "consultante",
+    "chargé", "chargée", "assistant", "assistante", "stagiaire", "alternant", "alternante",
+    "candidat", "candidate", "technicien", "technicienne", "commercial", "commerciale", "juriste",
+    "secrétaire", "conseiller", "conseillère", "manager", "managers", "head", "director", "lead",
+    "leader", "founder", "cofounder", "co-founder", "owner", "partner", "president", "officer",
+    "engineer", "developer", "designer", "analyst", "accountant", "lawyer", "solicitor",
+    "attorney", "intern", "trainee", "specialist", "coordinator", "administrator", "architect",
+    "recruiter", "representative", "supervisor", "executive", "secretary",
+    "bookkeeper", "nurse", "doctor", "teacher", "professor", "student", "leiter", "leiterin",
+    "geschäftsführer", "geschäftsführerin", "inhaber", "inhaberin", "mitarbeiter", "mitarbeiterin",
+    "referent", "referentin", "sachbearbeiter", "sachbearbeiterin", "ansprechpartner",
+    "ansprechpartnerin", "gerente", "directora", "jefe", "jefa", "abogado", "abogada",
+    "contable", "ingeniero", "ingeniera", "encargado", "encargada", "direttore", "direttrice",
+    "responsabile", "titolare", "avvocato", "avvocata", "commercialista", "ingegnere",
+    "impiegato", "impiegata", "referente", "amministratore", "amministratrice", "socio", "socia",
+})
+# Possessives and adjectives that may stand between the comma and the role ("our new", "notre").
+_ROLE_FILLERS = frozenset({
+    "our", "my", "your", "their", "the", "a", "an", "new", "former", "senior", "junior", "acting",
+    "interim", "deputy", "chief", "notre", "nos", "mon", "ma", "votre", "leur", "le", "la", "l'",
+    "un", "une", "nouveau", "nouvelle", "ancien", "ancienne", "futur", "future", "unser", "unsere",
+    "unserer", "mein", "meine", "der", "die", "neue", "neuer", "nuestro", "nuestra", "el", "nuevo",
+    "nueva", "il", "nostro", "nostra", "nuovo", "nuova", "head", "of",
+})
+# Header fields of a mail whose value is a list of people ("cc: Tran Van Duc, Ilse Varno").
+_HEADER_FIELD = re.compile(
+    r"(?im)^[ \t>]{0,4}(?:cc|cci|bcc|to|from|de|à|a|von|an|para|da|destinataires?|recipients?|"
+    r"attendees|participants|présents|teilnehmer|asistentes|partecipanti)[ \t]{0,3}:[ \t]{0,3}"
+)
+_HEADER_ENTRY = re.compile(r"(?:[,;]|[ \t](?:et|and|und|y|e|&)[ \t])[ \t]*(?=[^\s,;])")
+_AFFILIATION = re.compile(r"[ \t]{1,3}(?:from|at|chez|bei|von|vom|presso|de chez)[ \t]{1,3}([^\W\d_])")
+_EMAIL_LOCAL = re.compile(r"([\w.+-]{1,64})@[\w-]{1,63}\.")
+_LOCAL_PARTS = re.compile(r"[._+ -]+")
+_ROLE_OPENING = re.compile(r"[ \t]{0,2}(?:,|\(|–|—|-(?= ))[ \t]{0,2}")
 _CLOSING_LINE = re.compile(
     r"[ \t>]*(?:(?:bien )?cordialement|bien [àa] vous|sinc[èe]rement|amicalement|amiti[ée]s|bises|bisous|"
     r"[àa] bient[ôo]t|merci(?: beaucoup| d'avance)?|bonne (?:journ[ée]e|soir[ée]e)|best(?: regards)?|"
@@ -238,6 +344,9 @@ class _Scan:
         self.known: set[str] = set()
         for value in known:
             self.known.update(_name_keys(value))
+        self.namelike_memo: dict[int, bool] = {}
+        # Starts of the entries of a mail header list ("cc: Tran Van Duc, Ilse Varno").
+        self.listed = _header_entry_starts(self.words.text)
 
     # --- word predicates --------------------------------------------------------------------
 
@@ -284,7 +393,9 @@ class _Scan:
 
     def _is_name_word(self, i: int, *, after_particle: bool) -> bool:
         word = self.words.texts[i]
-        if not word[0].isupper() or sum(ch.isalpha() for ch in word) < 2:
+        if not word[0].isupper() or (len(word) < 4 and sum(ch.isalpha() for ch in word) < 2):
+            return False
+        if self.glued_to_digits(i):
             return False
         if lexicon.is_legal_form(word) or lexicon.is_honorific(word) or lexicon.is_country(word):
             return False
@@ -297,6 +408,11 @@ class _Scan:
         if lexicon.is_stopword(word) or lexicon.is_generic_term(word) or lexicon.is_place(word):
             return False
         return not lexicon.lexicon_key(word).endswith(_NOUN_ENDINGS)
+
+    def glued_to_digits(self, i: int) -> bool:
+        """Word i is part of a code ("GB45", "FR76", "A4"), not a word."""
+        text, start, end = self.words.text, self.words.starts[i], self.words.ends[i]
+        return (end < len(text) and text[end].isdigit()) or (start > 0 and text[start - 1].isdigit())
 
     def all_caps_between(self, i: int, end: int) -> bool:
         return all(self.is_all_caps(k) for k in range(i, end) if self.is_capitalised(k))
@@ -335,6 +451,8 @@ class _Scan:
         j, end, count, strong, only_first_names = i, i, 0, False, True
         while j < words.count:
             particles = self.particles_at(j)
+            if particles and count and self.org_follows(j + particles):
+                break  # "Jean Moreau de Vexalis Conseil": the particle opens a company's name
             if particles:
                 j += particles
             elif only_first_names and words.initial_joined(j) and self.is_name_word(j + 1):
@@ -353,6 +471,11 @@ class _Scan:
                 break
         return (end, count, strong) if count else (i, 0, False)
 
+    def org_follows(self, j: int) -> bool:
+        """Word j and the next joined word make a business name ("Vexalis Conseil")."""
+        words = self.words
+        return j + 1 < words.count and words.joined(j) and lexicon.is_org_descriptor(words.texts[j + 1])
+
     def run_end(self, j: int) -> int:
         """The end of the run of joined name words through word j."""
         words = self.words
@@ -367,16 +490,38 @@ class _Scan:
         word = words.texts[i]
         if not lexicon.is_first_name(word) or not words.joined(i) or self.is_month_use(i):
             return None
+        if lexicon.lexicon_key(word) in _PHRASE_WORDS and not lexicon.is_core_first_name(word):
+            return None  # "Cher Thomas,": a greeting, though Cher is a name somewhere
         if words.previous_key(i) in _NAMED_AFTER:
             return None
         end, count, strong = self.name_tail(i + 1)
         if count == 0 or (self.is_all_caps(i) and not self.all_caps_between(i, end)):
             return None  # "JEAN Dupont": an ALL-CAPS first name goes with ALL-CAPS surnames
+        if self.opens_with_place(i, end):
+            return None
         if self.is_ambiguous_first_name(i) and not strong:
             return None
+        if lexicon.is_weak_first_name(word) and not self.has_plain_surname(i + 1, end):
+            return None  # "Golden Gate Bridge": an everyday word that is a name only far away
         if self.legal_form_follows(end - 1):
             return None
+        end = self.famous_prefix_end(i, end)
         return end, 0.95 if strong else 0.85
+
+    def has_plain_surname(self, i: int, end: int) -> bool:
+        """A known surname that is no everyday word (or one in capitals) among words [i, end)."""
+        return any(
+            self.is_all_caps(k) or _is_plain_surname(self.words.texts[k]) for k in range(i, end)
+        )
+
+    def famous_prefix_end(self, i: int, end: int) -> int:
+        """The end of a famous person's name that opens the span ("Angela Merkel" in "Angela
+        Merkel Physik studiert"): the next capitalised word is not part of that name."""
+        words = self.words
+        for cut in range(end - 1, i + 1, -1):
+            if lexicon.is_famous_person(words.text[words.starts[i] : words.ends[cut - 1]]):
+                return cut
+        return end
 
     def surname_first_at(self, i: int) -> tuple[int, float] | None:
         """An ALL-CAPS surname then first names ("DUPONT Jean", "MÜLLER Anna-Lena")."""
@@ -456,6 +601,8 @@ class _Scan:
         greeted = words.starts[i] in self.greeted or self.phrase_before(i, _GREETING, _GREETING_GAP)
         if not greeted and not self.phrase_before(i, _INTRO_FIRST_NAME, _INTRO_GAP):
             return None
+        if greeted and not lexicon.is_first_name(words.texts[i]):
+            return self.greeted_unknown_name_at(i)
         if not lexicon.is_first_name(words.texts[i]) or self.is_all_caps(i):
             return None
         if self.is_ambiguous_first_name(i) and not self.ends_phrase(i):
@@ -529,6 +676,193 @@ class _Scan:
         if k < words.count and words.starts[k] == link.end() and lexicon.is_first_name(words.texts[k]):
             self.greeted.add(words.starts[k])
 
+    # --- names the lexicon does not know ---------------------------------------------------------
+
+    def is_namelike(self, i: int) -> bool:
+        """A capitalised word that reads as a person's name word: a known first name or surname,
+        or an unknown word that is no everyday word, brand, famous body, org descriptor or
+        greeting, written like a name ("Kelidu", "Tolbek", "O'Neill"; not "Roadmap", "Spotify",
+        "Logistics", "iPhone")."""
+        known = self.namelike_memo.get(i)
+        if known is None:
+            known = self.namelike_memo[i] = self._is_namelike(i)
+        return known
+
+    def _is_namelike(self, i: int) -> bool:
+        word = self.words.texts[i]
+        if not self.is_name_word(i) or not _has_name_shape(word) or lexicon.is_org_descriptor(word):
+            return False
+        key = lexicon.lexicon_key(word)
+        if key in _PHRASE_WORDS or lexicon.is_notorious(word, "company", commercial=True, people=False):
+            return False
+        if lexicon.is_first_name(word) and not lexicon.is_homograph(word):
+            return True
+        return not lexicon.is_common_word(word)
+
+    def is_known_name(self, i: int) -> bool:
+        """Word i is in a name list and is no everyday word."""
+        word = self.words.texts[i]
+        if lexicon.is_first_name(word):
+            return not lexicon.is_homograph(word) and not lexicon.is_common_word(word)
+        return lexicon.is_surname(word) and not lexicon.is_common_word(word)
+
+    def namelike_tail(self, i: int) -> tuple[int, int, int, bool]:
+        """The name words from word i: (end, how many, how many are known names, whether all
+        read as name words). A word of a name list that is also an everyday word ("Long", "Hoa")
+        may stand in a name holding a known one ("Tran Van Long"). (i, 0, 0, False) when some
+        word is neither, or when the run goes on into another capitalised word (a company, a
+        product, a heading: "Ilse Varno Consulting")."""
+        end, count, _ = self.name_tail(i, limit=4)
+        if count == 0:
+            return i, 0, 0, False
+        names = [k for k in range(i, end) if self.is_capitalised(k) and not self.is_particle_word(k)]
+        if self.capitalised_word_follows(end) or not all(self.is_namelike(k) or self.is_listed_name(k) for k in names):
+            return i, 0, 0, False
+        if any(self.is_all_caps(k) and not self.is_known_name(k) for k in names):
+            return i, 0, 0, False  # "RAPPORT ANNUEL DUPONT": a heading in capitals
+        known = sum(self.is_known_name(k) for k in names)
+        strict = all(self.is_namelike(k) for k in names)
+        return (end, len(names), known, strict) if strict or known else (i, 0, 0, False)
+
+    def is_listed_name(self, i: int) -> bool:
+        word = self.words.texts[i]
+        if not self.is_name_word(i):
+            return False
+        return not self.is_month_use(i) and (lexicon.is_first_name(word) or lexicon.is_surname(word))
+
+    def is_particle_word(self, i: int) -> bool:
+        word = self.words.texts[i]
+        return lexicon.lexicon_key(word) in _CAPITAL_PARTICLES or (len(word) == 1 and word.isupper())
+
+    def capitalised_word_follows(self, end: int) -> bool:
+        """Word `end` is capitalised and joined to the word before it."""
+        words = self.words
+        return end < words.count and words.joined(end - 1) and words.texts[end][0].isupper()
+
+    def unknown_name_at(self, i: int) -> tuple[int, float] | None:
+        """Names the full-name rule cannot read: two to four name words after a person cue
+        ("avec Zorvan Kelidu", "spoke with Ilse Varno", "ma tante, Zorana Kelidu"), before a
+        role or an affiliation ("Zorvan Kelidu, directeur technique", "Ilse Varno from
+        Brightwave"), beside their e-mail address, in a mail header list ("cc: Tran Van Duc"),
+        or two or three holding a known name word in any order ("Zorvan Nkosi", "Morozov
+        Pavel"); one first name after an addressing verb ("contacter Mathis") or as a vocative
+        ("Lucas, the figures...")."""
+        if not (self.is_namelike(i) or self.is_listed_name(i)) or self.words.previous_key(i) in _NAMED_AFTER:
+            return None
+        if self.continues_capitalised_run(i):
+            return None  # "Hong Kong Disneyland": the tail of a longer capitalised name
+        end, count, known, _ = self.namelike_tail(i)
+        if count == 0 or self.legal_form_follows(end - 1) or self.is_place_value(i, end):
+            return None
+        listed = self.words.starts[i] in self.listed
+        if count == 1:
+            return self.single_name_at(i, listed=listed)
+        if not self.is_known_name(i) and (lexicon.is_common_word(self.words.texts[i]) or self.full_name_at(i + 1)):
+            return None  # "Rappelle Marie Dupont": the name starts at the next word
+        if listed or self.person_cue_before(i) or self.email_names(i, end):
+            return end, 0.8
+        if self.role_follows(end) or self.affiliation_follows(end):
+            return end, 0.8
+        return (end, 0.75) if known and count <= 3 else None
+
+    def continues_capitalised_run(self, i: int) -> bool:
+        """Word i follows a capitalised word it is joined to that is no everyday word, greeting,
+        civility or cue: both belong to a longer name (a place, a product: "Hong Kong
+        Disneyland"); "Hier Morozov Pavel" is a sentence opening on a name."""
+        words = self.words
+        if i == 0 or not words.joined(i - 1) or not words.texts[i - 1][0].isupper():
+            return False
+        before = words.texts[i - 1]
+        key = lexicon.lexicon_key(before)
+        if key in _PHRASE_WORDS or key in _PHRASE_ENDS or lexicon.is_honorific(before):
+            return False
+        return not lexicon.is_common_word(before)
+
+    def person_cue_before(self, i: int) -> bool:
+        return self.phrase_before(i, _PERSON_CUE, _GREETING_GAP) or self.phrase_before(i, _ADDRESS_CUE, _INTRO_GAP)
+
+    def affiliation_follows(self, end: int) -> bool:
+        """"X Y from Brightwave Marine", "X Y chez Zentavio", "X Y bei Holzwerk Brenner"."""
+        match = _AFFILIATION.match(self.words.text, self.words.ends[end - 1])
+        return match is not None and match.group(1)[0].isupper()
+
+    def email_names(self, i: int, end: int) -> bool:
+        """An e-mail address close by whose local part spells one of the name's words
+        ("Zorvan Kelidu (z.kelidu@...)")."""
+        words = self.words
+        text = words.text
+        window = text[max(0, words.starts[i] - 80) : words.ends[end - 1] + 80]
+        if "@" not in window:
+            return False
+        keys = {lexicon.lexicon_key(w) for w in words.texts[i:end] if len(w) >= 3}
+        for local in _EMAIL_LOCAL.findall(window):
+            parts = set(_LOCAL_PARTS.split(lexicon.lexicon_key(local)))
+            if keys & parts:
+                return True
+        return False
+
+    def single_name_at(self, i: int, *, listed: bool) -> tuple[int, float] | None:
+        """One word alone: a first name after an addressing verb, as a vocative or in a header
+        list; an unknown name word only in a header list."""
+        word = self.words.texts[i]
+        first_name = lexicon.is_first_name(word) and not self.is_ambiguous_first_name(i)
+        if not first_name:
+            return (i + 1, 0.7) if listed and not self.is_all_caps(i) else None
+        if listed or self.phrase_before(i, _ADDRESS_CUE, _INTRO_GAP) or self.is_vocative(i):
+            return i + 1, 0.75
+        return None
+
+    def greeted_unknown_name_at(self, i: int) -> tuple[int, float] | None:
+        """A greeted name the lexicon does not know, alone before punctuation or the line end
+        ("Bonjour Zorvana,", "Hola Amira,", "Dear Ilse Varno,")."""
+        end, count, _, strict = self.namelike_tail(i)
+        if count == 0 or not strict or self.is_all_caps(i) or not self.ends_phrase(end - 1):
+            return None
+        return end, 0.75
+
+    def is_vocative(self, i: int) -> bool:
+        """A first name opening a sentence (or a quote) and followed by a comma and a lower-case
+        word: "Lucas, the figures are wrong", "Marie, peux-tu...". """
+        words = self.words
+        if not words.sentence_initial(i) or i + 1 >= words.count:
+            return False
+        gap = words.text[words.ends[i] : words.starts[i + 1]]
+        return gap.strip() == "," and words.texts[i + 1][0].islower()
+
+    def role_follows(self, end: int) -> bool:
+        """A role right after the name: ", directrice technique", " (Head of Procurement",
+        ", our new warehouse manager"."""
+        words = self.words
+        opening = _ROLE_OPENING.match(words.text, words.ends[end - 1])
+        if not opening or opening.end() == words.ends[end - 1]:
+            return False
+        k = end
+        while k < words.count and words.starts[k] < opening.end():
+            k += 1
+        for _ in range(4):
+            if k >= words.count or (k > end and not words.joined(k - 1)):
+                return False
+            key = lexicon.lexicon_key(words.texts[k])
+            if key in _ROLE_WORDS:
+                return True
+            if key not in _ROLE_FILLERS and not words.texts[k][0].islower():
+                return False
+            k += 1
+        return False
+
+    def is_place_value(self, i: int, end: int) -> bool:
+        value = self.words.text[self.words.starts[i] : self.words.ends[end - 1]]
+        return lexicon.is_place(value) or self.opens_with_place(i, end)
+
+    def opens_with_place(self, i: int, end: int) -> bool:
+        """The first two or three words make a place ("Hong Kong Disneyland", "San Francisco")."""
+        words = self.words
+        return any(
+            lexicon.is_place(words.text[words.starts[i] : words.ends[k]])
+            for k in range(i + 1, min(end, i + 3))
+            if words.joined(k - 1)
+        )
+
     # --- passes --------------------------------------------------------------------------------
 
     def find_names(self) -> None:
@@ -537,7 +871,8 @@ class _Scan:
         words = self.words
         i = 0
         while i < words.count:
-            if not words.texts[i][0].isupper() and not self.particle_after_honorific(i):
+            word = words.texts[i]
+            if not word[0].isupper() and not (word in _PARTICLE_SPELLINGS and self.particle_after_honorific(i)):
                 i += 1
                 continue
             match, source = self.name_at(i)
@@ -563,7 +898,10 @@ class _Scan:
         match = self.full_name_at(i) or self.surname_first_at(i)
         if match:
             return match, "lexicon"
-        return self.context_name_at(i), "context"
+        match = self.context_name_at(i)
+        if match:
+            return match, "context"
+        return self.unknown_name_at(i), "context"
 
     def next_is_capitalised(self, i: int) -> bool:
         words = self.words
@@ -581,7 +919,7 @@ class _Scan:
         taken = self.taken_words()
         i = 0
         while i < words.count:
-            if i in taken or not self.is_echo(i):
+            if not words.texts[i][0].isupper() or i in taken or not self.is_echo(i):
                 i += 1
                 continue
             end = i + 1
@@ -622,8 +960,37 @@ def _phrase_keys(phrases: Iterable[str]) -> frozenset[str]:
 _INTRO_ANY = _phrase_keys(_INTRO_ANY_PHRASES)
 _INTRO_FIRST_NAME = _phrase_keys(_INTRO_FIRST_NAME_PHRASES)
 _GREETING = _phrase_keys(_GREETING_PHRASES)
-_LONGEST_PHRASE = max(p.count(" ") + 1 for p in _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING)
-_PHRASE_ENDS = frozenset(p.rsplit(" ", 1)[-1] for p in _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING)
+_PERSON_CUE = _phrase_keys(_PERSON_CUE_PHRASES)
+_ADDRESS_CUE = _phrase_keys(_ADDRESS_CUE_PHRASES)
+_ALL_PHRASES = _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING | _PERSON_CUE | _ADDRESS_CUE
+_LONGEST_PHRASE = max(p.count(" ") + 1 for p in _ALL_PHRASES)
+_PHRASE_ENDS = frozenset(p.rsplit(" ", 1)[-1] for p in _ALL_PHRASES)
+# Greeting and introduction words are never a name word of their own ("Félicitations Martin").
+_PHRASE_WORDS = frozenset(w for p in _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING for w in p.split(" "))
+_NAME_SHAPE = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|La|Le|Van|Von)?[^\W\d_][^\W\d_A-Z]*")
+
+
+def _is_plain_surname(word: str) -> bool:
+    return lexicon.is_surname(word) and not lexicon.is_common_word(word)
+
+
+def _has_name_shape(word: str) -> bool:
+    """Written like a name: capitalised then lower case in each hyphenated part ("Jean-Pierre",
+    "McAllister", "O'Neill"), or all in capitals; not "iPhone", "PlayStation" or "eBay"."""
+    if word.isupper():
+        return True
+    return all(_NAME_SHAPE.fullmatch(part) and part[0].isupper() for part in re.split(r"[-‐‑]", word) if part)
+
+
+def _header_entry_starts(text: str) -> set[int]:
+    """Where each entry of a mail header list begins ("cc: Anna Berg, Yaw Boateng" -> 2 starts)."""
+    starts: set[int] = set()
+    for field in _HEADER_FIELD.finditer(text):
+        line_end = text.find("\n", field.end())
+        limit = min(line_end if line_end >= 0 else len(text), field.end() + 300)
+        starts.add(field.end())
+        starts.update(m.end() for m in _HEADER_ENTRY.finditer(text, field.end(), limit))
+    return starts
 
 
 def _is_honorific_chunk(chunk: str) -> bool:
@@ -657,3 +1024,86 @@ def detect_names(text: str, *, known: Iterable[str] = ()) -> list[Span]:
     scan.find_names()
     scan.find_echoes()
     return scan.spans()
+
+
+# --- user names ------------------------------------------------------------------------------------
+
+# "@zora.kel" in a message (not an e-mail address, a decorator or a CSS rule).
+_MENTION = re.compile(r"(?<![\w@.+/-])@([A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?)(?![\w@(-])")
+# Words after "@" that are code or team-wide mentions, not someone's handle.
+_NOT_HANDLES = frozenset({
+    "media", "import", "font-face", "keyframes", "charset", "supports", "page", "namespace", "layer",
+    "container", "property", "apply", "tailwind", "param", "return", "returns", "throws", "throw",
+    "override", "deprecated", "see", "since", "author", "version", "link", "inheritdoc", "todo",
+    "type", "typedef", "template", "example", "everyone", "here", "channel", "all", "team",
+    "dataclass", "staticmethod", "classmethod", "abstractmethod", "cached_property", "pytest",
+    "app", "router", "component", "injectable", "input", "output", "test", "before", "after",
+    "beforeeach", "aftereach", "mixin", "include", "extend", "use", "forward", "if", "else",
+    "each", "for", "while", "function", "debug", "warn", "error", "latest", "next", "types",
+})
+# Endings that make "@name.tld" a domain, not a handle.
+_DOMAIN_ENDINGS = frozenset({
+    "com", "org", "net", "fr", "de", "es", "it", "eu", "io", "co", "uk", "be", "ch", "nl", "pt",
+    "ca", "us", "info", "biz", "dev", "app", "ai", "gov", "edu",
+})
+# A label that names a user name: "login", "username", "identifiant", "pseudo", "Benutzer"...
+_HANDLE_LABEL = re.compile(
+    r"(?i)(?<![\w-])(?:log-?in|user ?name|user ?id|user|identifiant|pseudo(?:nyme)?|handle|"
+    r"nom d['’]utilisateur|utilisateur|benutzer(?:name)?|nutzer(?:name)?|anmeldename|"
+    r"nombre de usuario|usuario|nome utente|utente|username|gebruikersnaam)(?![\w-])"
+)
+# After the label: a colon or the value itself ("login z.kelidu", "username: jdoe"), or a few
+# words then "is" / "est" / "ist" / "è" ("My username on the forum is grey_owl_77").
+_HANDLE_AFTER_LABEL = re.compile(
+    r"[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t](?:[^\s:=.!?;,@]{1,20}[ \t]{1,3}){0,7}?"
+    r"(?:is|was|est|c['’]est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
+    r"[\"'«“‘`]?([A-Za-z0-9][A-Za-z0-9._-]{1,39})"
+)
+_HANDLE_SHAPE = re.compile(r"[A-Za-z0-9]*[._\d-][A-Za-z0-9._-]*")
+
+
+def detect_handles(text: str) -> list[Span]:
+    """User names (kind "username"): "@handle" mentions, and the value after a user-name label
+    ("login z.kelidu", "identifiant : zk.compta", "My username on the forum is grey_owl_77",
+    "für den Benutzer z.kelidu"). A value needs a handle's shape (a dot, an underscore or a
+    digit) or to spell a name ("jgarcia"); e-mail addresses are not handles."""
+    view = TextView(text)
+    found: dict[tuple[int, int], tuple[str, float]] = {}
+    for match in _MENTION.finditer(view.text):
+        handle = match.group(1).rstrip(".-")
+        if _is_mention(handle):
+            found[(match.start(1), match.start(1) + len(handle))] = ("rule", 0.9)
+    for label in _HANDLE_LABEL.finditer(view.text):
+        value = _HANDLE_AFTER_LABEL.match(view.text, label.end())
+        if not value:
+            continue
+        handle = value.group(1).rstrip(".-_")
+        after = value.start(1) + len(handle)
+        if view.text[after : after + 1] == "@" or not _is_handle_value(handle):
+            continue
+        found.setdefault((value.start(1), after), ("context", 0.85))
+    return [view.span(start, end, "username", source, score) for (start, end), (source, score) in sorted(found.items())]
+
+
+def _is_mention(handle: str) -> bool:
+    if len(handle) < 2 or handle.lower() in _NOT_HANDLES or handle.isdigit():
+        return False
+    last = handle.rsplit(".", 1)
+    return len(last) == 1 or last[1].lower() not in _DOMAIN_ENDINGS
+
+
+def _is_handle_value(value: str) -> bool:
+    """A user name's shape, or a lower-case word that spells a name ("jgarcia", "zkelidu")."""
+    if len(value) < 3 or value.isdigit() or lexicon.is_stopword(value) or lexicon.is_common_word(value):
+        return False
+    if _HANDLE_SHAPE.fullmatch(value):
+        return any(ch.isalpha() for ch in value)
+    return value.islower() and _spells_a_name(value)
+
+
+def _spells_a_name(value: str) -> bool:
+    """"jgarcia" (an initial and a surname), "garcia", "mariegarcia" (a first name and a surname)."""
+    if lexicon.is_surname(value) or lexicon.is_surname(value[1:]) or lexicon.is_surname(value[2:]):
+        return True
+    cuts = range(3, len(value) - 2)
+    return any(lexicon.is_first_name(value[:cut]) and lexicon.is_surname(value[cut:]) for cut in cuts)

@@ -16,6 +16,8 @@ from .spans import Span
 # "AT&T", "3M"); a lone "&" is a connector word.
 _WORD = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+(?:[-‐'’&](?:[^\W_]|[\u0300-\u036f])+){0,6}|&")
 _JOINED_GAP = re.compile(r"[ \t]{1,3}")
+# A lower-case elided article glued to a capitalised name ("dell'Autofficina", "l'Agence").
+_LOWER_ELISION = re.compile(r"[a-zà-ÿ]{1,5}['’]")
 _LEGAL_FORM_GAP = re.compile(r",?[ \t]{1,3}")
 
 # Words that link two capitalised words inside one name ("Dupont et Fils", "Bank of America").
@@ -81,7 +83,7 @@ _CUE_PHRASES = (
     "el proveedor", "l'azienda", "la società", "la ditta", "l'agenzia", "il cliente",
     "il nostro cliente", "il fornitore", "a empresa", "a companhia", "a sociedade", "o cliente",
     "nosso cliente", "o fornecedor", "het bedrijf", "de firma", "klant", "de klant", "onze klant",
-    "de leverancier",
+    "de leverancier", "bei", "presso",
 )
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24})(?![\w-])")
 _WEBMAIL_LABELS = frozenset({
@@ -104,8 +106,29 @@ class _OrgWords:
         self.starts = [m.start() for m in matches]
         self.ends = [m.end() for m in matches]
         self.texts = [m.group() for m in matches]
+        if "'" in text or "’" in text:
+            self._split_elisions()
+
+    def _split_elisions(self) -> None:
+        """"dell'Autofficina", "l'Agence": a lower-case elided article is a word of its own."""
+        starts: list[int] = []
+        ends: list[int] = []
+        texts: list[str] = []
+        for start, end, word in zip(self.starts, self.ends, self.texts, strict=True):
+            elision = _LOWER_ELISION.match(word) if ("'" in word or "’" in word) else None
+            if elision and elision.end() < len(word) and word[elision.end()].isupper():
+                starts.append(start)
+                ends.append(start + elision.end())
+                texts.append(word[: elision.end()])
+                start, word = start + elision.end(), word[elision.end() :]
+            starts.append(start)
+            ends.append(end)
+            texts.append(word)
+        self.starts, self.ends, self.texts = starts, ends, texts
 
     def joined(self, i: int) -> bool:
+        if self.ends[i] == self.starts[i + 1]:
+            return self.texts[i][-1] in "'’"
         return bool(_JOINED_GAP.fullmatch(self.text, self.ends[i], self.starts[i + 1]))
 
     def index_ending_before(self, position: int) -> int:
@@ -135,7 +158,7 @@ def _is_filler(word: str) -> bool:
     """A generic word that is not a business word: it can sit inside a known org's name but does
     not start or end an unknown one ("Facture Acme SARL" is "Acme SARL")."""
     key = lexicon.lexicon_key(word)
-    if key in _BUSINESS_WORDS or key in _OPENING_ARTICLES:
+    if key in _BUSINESS_WORDS or key in _OPENING_ARTICLES or lexicon.is_org_descriptor(word):
         return False
     return lexicon.is_generic_term(word) and not lexicon.is_surname(word)
 
@@ -198,11 +221,15 @@ def _name_after(words: _OrgWords, k: int, limit: int = 4) -> int:
 
 
 def _looks_like_person(words: _OrgWords, first: int, last: int) -> bool:
-    """"Jean Dupont", "Marie": a first name and surname-like words, no business word."""
+    """"Jean Dupont", "Marie": a first name and surname-like words, no business word. A word
+    that is only a surname in our languages is no first name here ("A empresa Tavares")."""
     texts = words.texts[first : last + 1]
-    if not lexicon.is_first_name(texts[0]):
+    head = texts[0]
+    if not lexicon.is_first_name(head):
         return False
-    return not any(lexicon.lexicon_key(w) in _BUSINESS_WORDS for w in texts)
+    if len(texts) == 1 and lexicon.is_surname(head) and not lexicon.is_core_first_name(head):
+        return False
+    return not any(lexicon.lexicon_key(w) in _BUSINESS_WORDS or lexicon.is_org_descriptor(w) for w in texts)
 
 
 def _cue_keys(phrases: tuple[str, ...]) -> frozenset[str]:
@@ -222,6 +249,9 @@ class _Found(NamedTuple):
     end: int
     source: str
     score: float
+    # Found without a legal form by a rule of this module whose value is worth looking for
+    # again elsewhere in the text ("la démo pour Zentavio ... Zentavio a signé").
+    echoes: bool = False
 
 
 def _legal_form_spans(words: _OrgWords) -> list[_Found]:
@@ -264,6 +294,8 @@ def _cue_spans(words: _OrgWords) -> list[_Found]:
         head = words.texts[first][0]
         if not (head.isupper() or head.isdigit()) or not _follows_cue(words, first):
             continue
+        if _is_title_case_cue(words, first - 1):
+            continue  # "Head of Customer Success", "Customer Feedback": a title, not a cue
         last = _name_after(words, first)
         if last < 0 or lexicon.lexicon_key(words.texts[last]) in _OPENING_ARTICLES:
             continue
@@ -276,10 +308,40 @@ def _cue_spans(words: _OrgWords) -> list[_Found]:
             end = form.end()
         elif not _is_known_org(text[start:end]) and (
             _looks_like_person(words, first, last) or _is_place_or_generic(text[start:end])
+            or _only_everyday_words(words, first, last)
         ):
             continue
         out.append(_Found(start, end, "context", 0.9 if form else 0.75))
     return out
+
+
+def _is_title_case_cue(words: _OrgWords, k: int) -> bool:
+    """The cue word k is capitalised inside a title in Title Case: a capitalised word before it,
+    maybe across "of" ("Head of Customer Success", "Update, Customer Feedback"). German nouns
+    are capitalised anyway ("die Firma Brenner")."""
+    if not words.texts[k][0].isupper() or _opens_sentence(words, k) or k == 0:
+        return False
+    before = k - 1
+    if lexicon.lexicon_key(words.texts[before]) in _TITLE_LINKS and before > 0:
+        before -= 1
+    return words.texts[before][0].isupper() and not _opens_sentence(words, before)
+
+
+_TITLE_LINKS = frozenset({"of", "de", "du", "des", "for", "and", "und", "et", "&"})
+
+
+def _opens_sentence(words: _OrgWords, k: int) -> bool:
+    """Only spaces and opening punctuation between word k and the line start or a sentence end."""
+    text = words.text
+    pos = words.starts[k] - 1
+    while pos >= 0 and text[pos] in " \t\"'«»“”‘’([{*•–—->" and words.starts[k] - pos < 12:
+        pos -= 1
+    return pos < 0 or text[pos] in ".!?…:;\n\r"
+
+
+def _only_everyday_words(words: _OrgWords, first: int, last: int) -> bool:
+    """"chez Moi", "our client Success": no word of the name singles anything out."""
+    return all(lexicon.is_common_word(words.texts[j]) for j in _capitalised(words, first, last))
 
 
 def _follows_cue(words: _OrgWords, k: int) -> bool:
@@ -322,17 +384,18 @@ def _echo_spans(text: str, found: list[_Found]) -> list[_Found]:
     Studio SAS" ... "le contrat avec Karl Studio")."""
     cores: list[str] = []
     for item in found:
-        if item.source != "rule":
+        if item.source != "rule" and not item.echoes:
             continue
-        core = lexicon.strip_org_affixes(text[item.start : item.end])
+        value = text[item.start : item.end]
+        core = lexicon.strip_org_affixes(value) if item.source == "rule" else value
         if core not in cores and len(core) >= 3 and not lexicon.is_non_pii_term(core, "company"):
             cores.append(core)
-    out: list[_Found] = []
-    for core in cores[:_MAX_ECHOED_NAMES]:
-        spelled = r"[ \t]{1,3}".join(map(re.escape, core.split()))
-        pattern = re.compile(r"(?<![\w@./-])" + spelled + r"(?![\w@-])")
-        out.extend(_Found(m.start(), m.end(), "context", 0.8) for m in pattern.finditer(text))
-    return out
+    if not cores:
+        return []
+    # One pass for all names, longest first so that "Karl Studio Group" wins over "Karl Studio".
+    spelled = sorted((r"[ \t]{1,3}".join(map(re.escape, c.split())) for c in cores[:_MAX_ECHOED_NAMES]), key=len)
+    pattern = re.compile(r"(?<![\w@./-])(?:" + "|".join(reversed(spelled)) + r")(?![\w@-])")
+    return [_Found(m.start(), m.end(), "context", 0.8) for m in pattern.finditer(text)]
 
 
 def _domain_name_spans(text: str) -> list[_Found]:
@@ -372,6 +435,281 @@ def _domain_label_parts(domain: str) -> list[str]:
     return parts
 
 
+# --- names without a legal form --------------------------------------------------------------------
+
+# Lower-case words that may stand inside a business name ("Domaine de la Source", "Praxis am
+# Markt", "Clinique du Lac", "Farmacia di Teodoro").
+_INNER_CONNECTORS = _CONNECTORS | frozenset({
+    "am", "an", "im", "zum", "zur", "der", "au", "aux", "a", "la", "le", "les", "el", "los", "las",
+    "il", "lo", "dei", "della", "delle", "degli", "sur", "on", "upon", "en",
+})
+_RUN_LIMIT = 6
+
+
+def _is_run_word(word: str) -> bool:
+    """A capitalised word that may belong to a business name run ("Tarnwell", "Freight", "La",
+    "Le" in "Boulangerie Le Bon Grain")."""
+    if _is_name_word(word):
+        return True
+    key = lexicon.lexicon_key(word)
+    return word[0].isupper() and (key in _OPENING_ARTICLES or key in _INNER_CONNECTORS) and key not in _CONJUNCTIONS
+
+
+def _run_around(words: _OrgWords, k: int) -> tuple[int, int]:
+    """The run of capitalised words joined to word k, lower-case connectors crossed only between
+    capitalised words ("Clinique du Lac Bleu"); at most _RUN_LIMIT words each way. A
+    conjunction joins two name words, never two names ("Banque X et la Banque Y")."""
+    first = k
+    j = k - 1
+    while j >= 0 and k - j <= _RUN_LIMIT and words.joined(j):
+        if _is_run_word(words.texts[j]):
+            first = j
+        elif not _is_conjunction(words.texts[j]) or j + 1 != first or _opens_another_name(words, first):
+            break  # backwards only "&" and "et" are crossed: "Jean Moreau de [Vexalis Conseil]"
+        j -= 1
+    last = k
+    j = k + 1
+    while j < len(words.texts) and j - k <= _RUN_LIMIT and words.joined(j - 1):
+        if _is_run_word(words.texts[j]):
+            if j - 1 > last and _is_conjunction(words.texts[j - 1]) and _opens_another_name(words, j):
+                break
+            last = j
+        elif not _is_inner_connector(words, j) or (_is_conjunction(words.texts[j - 1]) and j - 1 != last):
+            break
+        j += 1
+    return first, last
+
+
+def _is_inner_connector(words: _OrgWords, j: int) -> bool:
+    word = words.texts[j]
+    return (word == "&" or not word[0].isupper()) and lexicon.lexicon_key(word) in _INNER_CONNECTORS
+
+
+_CONJUNCTIONS = frozenset({"&", "et", "and", "und", "y", "e"})
+
+
+def _is_conjunction(word: str) -> bool:
+    return lexicon.lexicon_key(word) in _CONJUNCTIONS
+
+
+def _opens_another_name(words: _OrgWords, j: int) -> bool:
+    """After a conjunction, a descriptor followed by more name words opens a second business
+    ("Crédit Agricole et Banque Populaire"); "Dupont et Fils" ends there."""
+    nxt = j + 1
+    continues = nxt < len(words.texts) and words.joined(j) and _is_run_word(words.texts[nxt])
+    return lexicon.is_org_descriptor(words.texts[j]) and continues
+
+
+def _is_distinctive(word: str) -> bool:
+    """A capitalised word that singles a business out: not a descriptor, an everyday word, a
+    country or a function word ("Tarnwell", "Rossetti", "Annecy"; not "Dental", "Park")."""
+    if not word[0].isupper() or lexicon.is_org_descriptor(word) or lexicon.is_country(word):
+        return False
+    if lexicon.is_stopword(word) or lexicon.is_generic_term(word):
+        return False
+    if lexicon.is_notorious(word, "company", commercial=True, people=False):
+        return False  # "Banco Santander", "Google Cloud": the brand's own entity
+    return lexicon.is_surname(word) or not lexicon.is_common_word(word)
+
+
+def _capitalised(words: _OrgWords, first: int, last: int) -> list[int]:
+    return [j for j in range(first, last + 1) if words.texts[j][0].isupper() and words.texts[j] != "&"]
+
+
+def _descriptor_spans(words: _OrgWords) -> list[_Found]:
+    """Names that an industry or kind-of-organisation word opens or closes, without a legal
+    form: "Tarnwell Freight", "Kovar Dental Care", "Groupe Vantelis Industrie", "Kanzlei Morvek",
+    "Clinique du Lac Bleu". Another word must single the business out, except after a trade
+    word ("Boulangerie Le Bon Grain", "Farmacia San Teodoro")."""
+    out: list[_Found] = []
+    end_of_last = -1
+    for k, word in enumerate(words.texts):
+        if k <= end_of_last or not word[0].isupper() or not lexicon.is_org_descriptor(word):
+            continue
+        first, last = _run_around(words, k)
+        first, last = _trimmed_run(words, first, last)
+        if first < 0 or not _names_a_business(words, first, last):
+            continue
+        out.append(_Found(words.starts[first], words.ends[last], "context", 0.75, echoes=True))
+        end_of_last = last
+    return out
+
+
+def _trimmed_run(words: _OrgWords, first: int, last: int) -> tuple[int, int]:
+    """The run without the everyday words that open a sentence or a heading before the name
+    ("Merci Tarnwell Freight" -> "Tarnwell Freight") and without dangling connectors."""
+    while first < last and (_is_loose_end(words.texts[first]) or _is_plain_word(words.texts[first])):
+        first += 1
+    while last > first and _is_loose_end(words.texts[last]):
+        last -= 1
+    while first < last and lexicon.lexicon_key(words.texts[last]) in _OPENING_ARTICLES:
+        last -= 1
+    return (first, last) if last > first else (-1, -1)
+
+
+def _is_plain_word(word: str) -> bool:
+    """An everyday capitalised word that is neither a descriptor nor a name: "Merci", "Update"."""
+    if lexicon.is_org_descriptor(word) or lexicon.is_surname(word) or lexicon.is_place(word):
+        return False
+    return lexicon.is_common_word(word) or (lexicon.is_first_name(word) and lexicon.is_homograph(word))
+
+
+def _names_a_business(words: _OrgWords, first: int, last: int) -> bool:
+    capitals = _capitalised(words, first, last)
+    if len(capitals) < 2:
+        return False
+    texts = [words.texts[j] for j in capitals]
+    opens = lexicon.is_org_descriptor(texts[0])
+    closes = lexicon.is_org_descriptor(texts[-1])
+    if not (opens or closes):
+        return False
+    if _reads_as_person(texts):
+        return False
+    if opens and lexicon.is_trade_word(texts[0]) and not all(lexicon.is_country(t) for t in texts[1:]):
+        return True
+    return any(_is_distinctive(t) for t in texts)
+
+
+def _reads_as_person(texts: list[str]) -> bool:
+    """"Emma Stone", "Yaw Baker": a first name then name words, the descriptor being a surname."""
+    if not lexicon.is_first_name(texts[0]) or lexicon.is_org_descriptor(texts[0]):
+        return False
+    return all(lexicon.is_surname(t) or lexicon.is_first_name(t) for t in texts[1:])
+
+
+def _ampersand_spans(words: _OrgWords) -> list[_Found]:
+    """Two names joined by "&" ("Korvel & Stam", "Kanzlei Morvek & Partner", "Ferrand & Lopes
+    Avocats"), unless both sides are first names (two people) or everyday words ("Rock & Roll")."""
+    out: list[_Found] = []
+    for k, word in enumerate(words.texts):
+        if word != "&" or k == 0 or k + 1 >= len(words.texts):
+            continue
+        if not (words.joined(k - 1) and words.joined(k)):
+            continue
+        if not (_is_run_word(words.texts[k - 1]) and _is_run_word(words.texts[k + 1])):
+            continue
+        first, last = _run_around(words, k)
+        first, last = _trimmed_run(words, first, last)
+        if first < 0 or first >= k or last <= k:
+            continue
+        left = [words.texts[j] for j in _capitalised(words, first, k - 1)]
+        right = [words.texts[j] for j in _capitalised(words, k + 1, last)]
+        if _two_people(left, right) or not any(_is_distinctive(t) for t in left + right):
+            continue
+        out.append(_Found(words.starts[first], words.ends[last], "context", 0.75, echoes=True))
+    return out
+
+
+def _two_people(left: list[str], right: list[str]) -> bool:
+    return all(lexicon.is_first_name(t) for t in left[:1] + right[:1]) and not any(
+        lexicon.is_org_descriptor(t) for t in left + right
+    )
+
+
+# Weak cues: a business noun and a preposition, or a workplace verb, before a name that must look
+# invented ("la démo pour Zentavio", "the team at Quorvix", "service achats Zentavio").
+_WEAK_CUE_NOUNS = (
+    "démo", "demo", "devis", "quote", "proposal", "proposition", "offre", "offer", "facture",
+    "invoice", "contrat", "contract", "projet", "project", "mission", "audit", "présentation",
+    "presentation", "pitch", "migration", "livraison", "delivery", "commande", "order", "maquette",
+    "mockup", "prototype", "campagne", "campaign", "rapport", "report", "onboarding",
+    "intégration", "integration", "partenariat", "partnership", "compte", "account", "dossier",
+    "équipe", "équipes", "team", "teams", "service", "département", "department", "collègues",
+    "colleagues", "people", "folks", "achats", "purchasing", "comptabilité", "accounting", "rh",
+    "hr", "support", "direction", "management", "ceo", "cto", "dsi", "daf", "drh", "boss",
+    "fondateur", "founder", "rendez-vous", "meeting", "réunion", "call", "appel", "visite",
+    "visit", "salon", "stand", "site", "appli", "app", "licence", "license", "abonnement",
+    "subscription", "angebot", "rechnung", "vertrag", "projekt", "präsentation", "termin",
+    "presupuesto", "factura", "contrato", "proyecto", "reunión", "preventivo", "fattura",
+    "contratto", "progetto", "riunione",
+)
+_WEAK_CUE_LINKS = ("pour", "for", "für", "per", "para", "de", "d'", "of", "chez", "at", "bei",
+                   "presso", "avec", "with", "mit", "con", "da", "di", "del", "de la", "du")
+_WEAK_CUE_PHRASES = (
+    *(f"{noun} {link}" for noun in _WEAK_CUE_NOUNS for link in _WEAK_CUE_LINKS),
+    "travaille pour", "travaille chez", "bosse pour", "work for", "works for", "working for",
+    "work at", "works at", "working at", "worked at", "job at", "intern at", "joined", "joining",
+    "rejoint", "rejoindre", "recruté par", "hired by", "racheté par", "acquired by", "rachat de",
+    "acquisition of", "merger with", "fusion avec", "concurrent", "competitor", "startup",
+    "start-up", "scale-up", "pme", "the team at", "service achats", "service commercial",
+    "service client", "service comptabilité", "service informatique", "service juridique",
+    "arbeitet bei", "arbeite bei", "trabaja en", "trabajo en", "lavora presso", "lavoro presso",
+    "lavora per", "lavoro per", "trabaja para", "trabajo para", "l'équipe", "les équipes",
+    "équipe de", "team von", "equipo de", "squadra di", "on the", "sur le compte",
+)
+def _cue_word_key(word: str) -> str:
+    key = lexicon.lexicon_key(word)
+    elided = _LOWER_ELISION.match(key)
+    return key[elided.end() :] if elided and elided.end() < len(key) else key
+
+
+_WEAK_CUES = frozenset(" ".join(_cue_word_key(w) for w in cue.split(" ")) for cue in _cue_keys(_WEAK_CUE_PHRASES))
+_WEAK_CUE_ENDS = frozenset(cue.rsplit(" ", 1)[-1] for cue in _WEAK_CUES)
+_LONGEST_WEAK_CUE = max(cue.count(" ") + 1 for cue in _WEAK_CUES)
+# Words after the name that close an "on the X account" cue.
+_ACCOUNT_WORDS = frozenset({"account", "team", "project", "deal", "contract", "client", "customer"})
+
+
+def _weak_cue_spans(words: _OrgWords) -> list[_Found]:
+    """One to three invented-looking capitalised words after a weak cue ("la démo pour
+    Zentavio", "l'équipe de Zentavio", "works at Quorvix", "on the Tarnwell account")."""
+    out: list[_Found] = []
+    for first in range(1, len(words.texts)):
+        if not words.texts[first][0].isupper() or not _follows_weak_cue(words, first):
+            continue
+        last = _name_after(words, first, limit=3)
+        if last < 0 or not all(_looks_invented(words.texts[j]) for j in _capitalised(words, first, last)):
+            continue
+        if _cue_is_the(words, first) and not _account_word_follows(words, last):
+            continue
+        if last + 1 < len(words.texts) and words.joined(last) and _is_run_word(words.texts[last + 1]):
+            continue  # the name goes on: another rule reads it
+        out.append(_Found(words.starts[first], words.ends[last], "context", 0.7, echoes=True))
+    return out
+
+
+def _follows_weak_cue(words: _OrgWords, k: int) -> bool:
+    return _follows(words, k, _WEAK_CUES, _WEAK_CUE_ENDS, _LONGEST_WEAK_CUE)
+
+
+def _cue_is_the(words: _OrgWords, k: int) -> bool:
+    return lexicon.lexicon_key(words.texts[k - 1]) in ("the", "le")
+
+
+def _account_word_follows(words: _OrgWords, last: int) -> bool:
+    nxt = last + 1
+    return nxt < len(words.texts) and words.joined(last) and lexicon.lexicon_key(words.texts[nxt]) in _ACCOUNT_WORDS
+
+
+def _follows(words: _OrgWords, k: int, cues: frozenset[str], ends: frozenset[str], longest: int) -> bool:
+    """One of `cues` ends right before word k, spaces between; an elided article before a cue
+    word is not part of it ("l'équipe de" reads as "équipe de")."""
+    if not words.joined(k - 1) or _cue_word_key(words.texts[k - 1]) not in ends:
+        return False
+    keys: list[str] = []
+    j = k - 1
+    while j >= 0 and len(keys) < longest:
+        keys.insert(0, _cue_word_key(words.texts[j]))
+        if " ".join(keys) in cues:
+            return True
+        if j == 0 or not words.joined(j - 1):
+            return False
+        j -= 1
+    return False
+
+
+def _looks_invented(word: str) -> bool:
+    """A made-up name word: no everyday word, first name, place or country of our lists
+    ("Zentavio", "Quorvix", "PixelForge"); a known surname is no business name on its own."""
+    if not (word[0].isupper() or word[0].isdigit()) or len(word) < 3 or word.isupper():
+        return False
+    if lexicon.is_common_word(word) or lexicon.is_place(word) or lexicon.is_country(word):
+        return False
+    if lexicon.is_first_name(word) or lexicon.is_surname(word) or lexicon.is_honorific(word):
+        return False
+    return not lexicon.is_famous_person(word)
+
+
 def _without_overlaps(found: list[_Found]) -> list[_Found]:
     """Of overlapping finds, keep the longest (then the surest, then the first)."""
     kept: list[_Found] = []
@@ -391,5 +729,6 @@ def detect_orgs(text: str) -> list[Span]:
     view = TextView(text)
     words = _OrgWords(view.text)
     found = _legal_form_spans(words)
-    found += _cue_spans(words) + _echo_spans(view.text, found) + _domain_name_spans(view.text)
+    found += _cue_spans(words) + _descriptor_spans(words) + _ampersand_spans(words) + _weak_cue_spans(words)
+    found += _echo_spans(view.text, found) + _domain_name_spans(view.text)
     return [view.span(f.start, f.end, "org", f.source, f.score) for f in _without_overlaps(found)]
