@@ -195,3 +195,18 @@ def test_a_fake_generator_that_cannot_shape_a_value_falls_back_to_a_marker(monke
     assert "marie.dupont" not in result.text
     assert re.search(r"\[EMAIL\d+\]", result.text)
     assert restore(result.text, result.vault) == "Écrire à marie.dupont@karl-studio.fr"
+
+
+def test_the_language_option_sets_the_locale_of_fakes_for_names_of_unknown_origin():
+    from openmasq.redact import lexicon
+
+    def locales(lang: str) -> list[str | None]:
+        out = []
+        for seed in range(6):
+            vault = Vault.new(f"{seed:02d}" * 32)
+            result = pseudonymise("Herr Xqorvath hat angerufen.", vault, RedactOptions(lang=lang))
+            out.append(lexicon.locale_of_name(result.vault.reverse()["Xqorvath"]))
+        return out
+
+    assert locales("de").count("de") >= 5
+    assert locales("fr").count("de") == 0

@@ -43,12 +43,13 @@ class Context:
     vault: Vault
     real_folds: set[str]
     fake_word_folds: set[str]  # folded canonical fakes already given to a real name word
+    lang: str | None  # the text's language when the caller knows it: the locale of fakes for unknown names
 
     @staticmethod
-    def of(text: str, vault: Vault) -> Context:
+    def of(text: str, vault: Vault, lang: str | None = None) -> Context:
         folded = fold(text)
         fake_words = {fold(fake) for fake in vault.words.values()}
-        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds(), fake_words)
+        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds(), fake_words, lang)
 
     def rejects(self, fake: str, real: str) -> bool:
         """A candidate fake is refused when it is the value, stands for another value, is
@@ -64,9 +65,10 @@ class Context:
         return len(folded) >= 3 and f" {folded} " in f" {self.text_folds} "
 
 
-def allocate(spans: list[Span], text: str, vault: Vault) -> dict[Span, str]:
-    """The substitute of every span, recording new ones in `vault` (which the caller owns)."""
-    context = Context.of(text, vault)
+def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = None) -> dict[Span, str]:
+    """The substitute of every span, recording new ones in `vault` (which the caller owns).
+    `lang` ("fr", "en"...; None for auto) is the locale of fake names whose real locale is unknown."""
+    context = Context.of(text, vault, lang)
     reverse = vault.reverse()
     out: dict[Span, str] = {}
     for span in sorted(spans, key=lambda s: (_KIND_ORDER.get(s.kind, 9), s.start)):
@@ -171,7 +173,11 @@ def _word_fake(word: str, role: str, context: Context) -> str:
     for attempt in range(MAX_ATTEMPTS):
         rng = seeded_rng(vault.key, "word:" + role, key, attempt)
         title = word[:1].upper() + word[1:].lower() if word.isupper() else word
-        fake = fakes.fake_first_name(title, rng) if role == "first" else fakes.fake_surname(title, rng)
+        locale = lexicon.locale_of_name(title) or context.lang
+        if role == "first":
+            fake = fakes.fake_first_name(title, rng, locale=locale)
+        else:
+            fake = fakes.fake_surname(title, rng, locale=locale)
         folded = fold(fake)
         if folded == key or folded in taken or folded in real_words or folded in context.real_folds:
             continue

@@ -39,7 +39,7 @@ def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None) 
     if working.mode is None:
         working.mode = options.mode
     spans = resolve_overlaps(admitted(gather(text, options), text, options))
-    substitutes = allocate(spans, text, working)
+    substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang)
     planned = [_planned(span, text, substitutes[span]) for span in spans]
     excluded = _excluded_categories(options)
     keep = frozenset(fold(value) for value in options.keep if value.strip())
