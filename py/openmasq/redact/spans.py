@@ -49,11 +49,6 @@ class Span:
         }
 
 
-def span_at(text: str, start: int, end: int, kind: str, source: str, score: float = 1.0) -> Span:
-    """Build a span from offsets, reading its value from the text."""
-    return Span(start, end, text[start:end], kind, source, score)
-
-
 def spans_from_json(items: Iterable[dict[str, object]], text: str) -> list[Span]:
     """Spans given from outside (the NER worker): offsets are checked against the text."""
     out: list[Span] = []

@@ -100,9 +100,6 @@ def word_bounded(source: str, value: str) -> str:
     return f"{left}(?:{source}){right}"
 
 
-def words_of(value: str) -> list[str]:
-    return [w for w in re.split(r"[^\w'’]+", value) if w]
-
 
 @lru_cache(maxsize=65536)
 def _folded_char(ch: str) -> str:

@@ -66,9 +66,6 @@ class Vault:
     def real_folds(self) -> set[str]:
         return {fold(real) for real in self.entries.values()}
 
-    def is_taken(self, substitute: str) -> bool:
-        return substitute in self.entries
-
     def record(self, substitute: str, real: str, kind: str, *, alias: bool = False) -> None:
         if substitute in self.entries and self.entries[substitute] != real:
             raise VaultError("a substitute cannot stand for two real values")
