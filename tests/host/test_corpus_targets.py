@@ -4,25 +4,10 @@ Run with `-s` to see the table. No timing here: latency and Presidio live in ben
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from corpus_scoring import leak_report, records_of, score_engine
 
-from openmasq.redact import RedactionError, RedactOptions, Vault, pseudonymise
-from openmasq.redact.evaluate import (
-    STRUCTURED_KINDS,
-    Record,
-    Score,
-    format_languages,
-    format_leaks,
-    format_table,
-    parse_jsonl,
-    run,
-    score,
-)
-
-CORPUS_DIR = Path(__file__).resolve().parent.parent / "data" / "corpus"
-KEY = bytes(range(32))
+from openmasq.redact.evaluate import STRUCTURED_KINDS, Record, Score, format_table
 
 PERSON_TARGET = 0.05  # issue: persons <= 5 %
 ORG_TARGET = 0.10  # issue: organisations <= 10 %
@@ -32,48 +17,29 @@ OVER_REDACTION_BOUND = 0.10
 
 
 def _records() -> list[Record]:
-    return [r for path in sorted(CORPUS_DIR.glob("*.jsonl")) for r in parse_jsonl(path.read_text("utf-8"))]
+    return records_of("corpus")
 
 
 @pytest.fixture(scope="module")
 def outcome() -> tuple[Score, list[str]]:
-    records = _records()
-    refused: list[str] = []
-
-    def redact(text: str, lang: str) -> str:
-        try:
-            return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(lang=lang)).text
-        except RedactionError:
-            refused.append(text[:60])
-            return ""  # fail closed: nothing would be sent
-
-    result = score(records, run(records, redact))
-    print("\n" + format_table({"openmasq": result}) + "\n\n" + format_languages({"openmasq": result}))
-    print("\n" + format_leaks(result, limit=200))
-    return result, refused
-
-
-def _report(result: Score, kinds: frozenset[str] | set[str]) -> str:
-    leaks = [leak for leak in result.leaks if leak.kind in kinds and not leak.fragment]
-    table = format_table({"openmasq": result})
-    return table + "\n" + "\n".join(f"{leak.record_id} {leak.kind} {leak.value!r}" for leak in leaks)
+    return score_engine(_records())
 
 
 def test_no_valid_structured_value_leaks(outcome):
     result, _ = outcome
     structured = result.group(STRUCTURED_KINDS & set(result.kinds))
     assert structured.labelled >= 150
-    assert structured.leaked == 0, _report(result, STRUCTURED_KINDS)
+    assert structured.leaked == 0, leak_report(result, STRUCTURED_KINDS)
 
 
 def test_persons_leak_at_most_five_percent(outcome):
     result, _ = outcome
-    assert result.kinds["person"].leak_rate <= PERSON_TARGET, _report(result, {"person"})
+    assert result.kinds["person"].leak_rate <= PERSON_TARGET, leak_report(result, {"person"})
 
 
 def test_organisations_leak_at_most_ten_percent(outcome):
     result, _ = outcome
-    assert result.kinds["org"].leak_rate <= ORG_TARGET, _report(result, {"org"})
+    assert result.kinds["org"].leak_rate <= ORG_TARGET, leak_report(result, {"org"})
 
 
 def test_messages_without_personal_data_mostly_go_out_unchanged(outcome):

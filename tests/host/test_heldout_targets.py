@@ -5,62 +5,27 @@ Run with `-s` to see the table. The bounds are the measured rates with a margin,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from corpus_scoring import leak_report, records_of, score_engine
 
-from openmasq.redact import RedactionError, RedactOptions, Vault, pseudonymise
-from openmasq.redact.evaluate import (
-    Record,
-    Score,
-    format_languages,
-    format_leaks,
-    format_table,
-    parse_jsonl,
-    run,
-    score,
-)
-
-HELDOUT_DIR = Path(__file__).resolve().parent.parent / "data" / "heldout"
-KEY = bytes(range(32))
+from openmasq.redact.evaluate import Record, Score, format_table
 
 # Measured when the set was last scored (persons 5/53, organisations 0/34, clean messages changed
 # 4/30: famous people missing from notorious_people.txt), plus a margin of two or three messages.
 PERSON_BOUND = 0.15
 ORG_BOUND = 0.06
 OVER_REDACTION_BOUND = 0.20
-# Usernames are found by names.detect_handles, which detect.gather does not call yet: measured 0/8
-# with it wired, 8/8 without.
+# Usernames (names.detect_handles): measured 0/8.
 USERNAME_BOUND = 0.15
 
 
 def _records() -> list[Record]:
-    return [r for path in sorted(HELDOUT_DIR.glob("*.jsonl")) for r in parse_jsonl(path.read_text("utf-8"))]
+    return records_of("heldout")
 
 
 @pytest.fixture(scope="module")
 def outcome() -> tuple[Score, list[str]]:
-    records = _records()
-    refused: list[str] = []
-
-    def redact(text: str, lang: str) -> str:
-        try:
-            return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(lang=lang)).text
-        except RedactionError:
-            refused.append(text[:60])
-            return ""  # fail closed: nothing would be sent
-
-    result = score(records, run(records, redact))
-    print("\n" + format_table({"openmasq": result}) + "\n\n" + format_languages({"openmasq": result}))
-    print("\n" + format_leaks(result, limit=200))
-    print("changed clean messages: " + ", ".join(result.changed_clean_ids))
-    return result, refused
-
-
-def _report(result: Score, kinds: set[str]) -> str:
-    leaks = [leak for leak in result.leaks if leak.kind in kinds and not leak.fragment]
-    table = format_table({"openmasq": result})
-    return table + "\n" + "\n".join(f"{leak.record_id} {leak.kind} {leak.value!r}" for leak in leaks)
+    return score_engine(_records())
 
 
 def test_heldout_set_has_the_planned_shape():
@@ -72,17 +37,17 @@ def test_heldout_set_has_the_planned_shape():
 
 def test_heldout_persons_leak_within_the_measured_bound(outcome):
     result, _ = outcome
-    assert result.kinds["person"].leak_rate <= PERSON_BOUND, _report(result, {"person"})
+    assert result.kinds["person"].leak_rate <= PERSON_BOUND, leak_report(result, {"person"})
 
 
 def test_heldout_organisations_leak_within_the_measured_bound(outcome):
     result, _ = outcome
-    assert result.kinds["org"].leak_rate <= ORG_BOUND, _report(result, {"org"})
+    assert result.kinds["org"].leak_rate <= ORG_BOUND, leak_report(result, {"org"})
 
 
 def test_heldout_usernames_leak_within_the_measured_bound(outcome):
     result, _ = outcome
-    assert result.kinds["username"].leak_rate <= USERNAME_BOUND, _report(result, {"username"})
+    assert result.kinds["username"].leak_rate <= USERNAME_BOUND, leak_report(result, {"username"})
 
 
 def test_heldout_clean_messages_mostly_go_out_unchanged(outcome):
