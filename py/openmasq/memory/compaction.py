@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..redact import lexicon
@@ -248,8 +248,18 @@ class _Work:
     removed: list[Superseded]
     now: int
 
+    placed_ids: set[int] = field(default_factory=set)  # identities of `placed`, for O(1) tests
+
     def is_placed(self, sentence: Sentence) -> bool:
-        return any(sentence is p for p in self.placed)
+        return id(sentence) in self.placed_ids
+
+    def place(self, sentence: Sentence) -> None:
+        self.placed.append(sentence)
+        self.placed_ids.add(id(sentence))
+
+    def clear_placed(self) -> None:
+        self.placed = []
+        self.placed_ids = set()
 
     def supersede(self, sentence: Sentence, reason: SupersededReason) -> None:
         self.removed.append(Superseded(sentence, self.now, reason))
@@ -311,13 +321,13 @@ def _replace_attribute_holders(work: _Work, piece: Sentence, reason: SupersededR
 def _merge_piece(work: _Work, piece: Sentence, prefer_new: bool, reason: SupersededReason) -> None:
     same = next((s for s in work.live if s.text == piece.text), None)
     if same is not None:  # already said word for word: the first record (and its evidence) stays
-        work.placed.append(same)
+        work.place(same)
         return
     for i, old in enumerate(work.live):
         if restates(old.text, piece.text):
             if prefer_new or len(content_words(piece.text)) >= len(content_words(old.text)):
                 work.live[i] = piece
-                work.placed.append(piece)
+                work.place(piece)
                 if prefer_new:  # a restore or the user displaces a wording: keep it restorable
                     work.supersede(old, reason)
                 _replace_attribute_holders(work, piece, reason)
@@ -325,7 +335,7 @@ def _merge_piece(work: _Work, piece: Sentence, prefer_new: bool, reason: Superse
             return
     if not _replace_attribute_holders(work, piece, reason):
         work.live.append(piece)
-    work.placed.append(piece)
+    work.place(piece)
     _absorb(work, piece, reason)
 
 
@@ -413,7 +423,7 @@ def fold(sentences: Sequence[Sentence], *, now: int) -> FactMerge:
     chronological = sorted(live, key=lambda s: s.noted_at)  # stable: ties keep their order
     work = _Work([chronological[0]], [], [], now)
     for sentence in chronological[1:]:
-        work.placed = []  # each sentence is "the new fact" in turn
+        work.clear_placed()  # each sentence is "the new fact" in turn
         _merge_piece(work, sentence, False, "replaced")
     kept, evicted = clamp(work.live, work.placed)
     if not evicted and sorted(s.text for s in kept) == sorted(s.text for s in live):
