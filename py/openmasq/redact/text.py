@@ -15,10 +15,13 @@ _SEPARATOR_RUN = re.compile(r"[\s_\-]+")
 
 
 def strip_accents(value: str) -> str:
+    if value.isascii():
+        return value
     decomposed = unicodedata.normalize("NFD", value)
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
+@lru_cache(maxsize=65536)
 def fold(value: str) -> str:
     """Case-, accent- and separator-insensitive form used to compare spellings of one value."""
     value = "".join(ch for ch in value if ch not in ZERO_WIDTH)
@@ -114,24 +117,8 @@ class FoldedText:
     text with str.find is linear and needs no regex compilation, whatever the vault size."""
 
     def __init__(self, text: str) -> None:
-        chars: list[str] = []
-        origin: list[int] = []
-        previous_space = True
-        for i, ch in enumerate(text):
-            folded = _folded_char(ch)
-            if folded == " ":
-                if previous_space:
-                    continue
-                previous_space = True
-            elif not folded:
-                continue
-            else:
-                previous_space = False
-            chars.append(folded)
-            origin.extend([i] * len(folded))
         self.text = text
-        self.folded = "".join(chars)
-        self.origin = origin
+        self.folded, self.origin = _fold_runs(text)
 
     def find_all(self, value: str) -> list[tuple[int, int]]:
         """Original (start, end) of every whole-word occurrence of `fold(value)`."""
@@ -151,6 +138,38 @@ class FoldedText:
                 out.append((self.origin[pos], self.origin[end - 1] + 1))
             pos = hay.find(needle, pos + 1)
         return out
+
+
+_RUNS = re.compile(r"[\s_\-]+|[^\s_\-]+")
+
+
+def _fold_runs(text: str) -> tuple[str, list[int]]:
+    """The fold of `text` with each folded character's original offset, run by run: an ASCII
+    word is lower-cased at once, other words character by character (accents, "ß" -> "ss",
+    zero-width characters dropped); a separator run becomes one space, a leading one nothing."""
+    pieces: list[str] = []
+    origin: list[int] = []
+    ends_with_space = True  # nothing emitted yet counts as a space: leading separators vanish
+    for match in _RUNS.finditer(text):
+        start, end = match.span()
+        run = match.group()
+        if run[0] in SEPARATORS or run[0].isspace():
+            if not ends_with_space:
+                pieces.append(" ")
+                origin.append(start)
+                ends_with_space = True
+        elif run.isascii():
+            pieces.append(run.lower())
+            origin.extend(range(start, end))
+            ends_with_space = False
+        else:
+            for i, ch in enumerate(run, start):
+                folded = _folded_char(ch)
+                if folded:
+                    pieces.append(folded)
+                    origin.extend([i] * len(folded))
+                    ends_with_space = False
+    return "".join(pieces), origin
 
 
 def find_exact(text: str, value: str) -> list[tuple[int, int]]:
