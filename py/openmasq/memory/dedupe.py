@@ -265,7 +265,7 @@ class _Merger:
     a normalised key, or two `autre` notes with the same facts. The survivor of a merge is checked
     again (its new aliases may join it to a third card), so chains close in one pass."""
 
-    def __init__(self, store: MemoryStore, now: int) -> None:
+    def __init__(self, store: MemoryStore, now: int, keys: dict[str, tuple[str, ...]] | None = None) -> None:
         self.store = store
         self.now = now
         self.alive: set[str] = set()
@@ -273,13 +273,15 @@ class _Merger:
         self.by_facts: dict[tuple[str | None, str], Card] = {}
         self.merged = 0
         self.survivors: set[str] = set()
-        self.keys: dict[str, list[str]] = {}  # card id -> its keys (a merge changes the survivor's)
+        # card id -> its keys (a merge changes the survivor's); shared by the rounds of one cleanup,
+        # since only a merge changes a card's surfaces (folding rewrites facts, never aliases)
+        self.keys: dict[str, tuple[str, ...]] = {} if keys is None else keys
         self.notes: dict[str, tuple[str | None, str] | None] = {}  # card id -> its note key, likewise
 
-    def _keys(self, card: Card) -> list[str]:
+    def _keys(self, card: Card) -> tuple[str, ...]:
         keys = self.keys.get(card.id)
-        if keys is None:
-            keys = self.keys[card.id] = surface_keys(card)
+        if keys is None:  # a tuple of strings: the garbage collector stops tracking it (a list it walks)
+            keys = self.keys[card.id] = tuple(surface_keys(card))
         return keys
 
     def _live(self, card: Card | None, other: Card) -> Card | None:
@@ -355,8 +357,9 @@ def auto_clean(store: MemoryStore, now: int) -> CleanResult:
     migrated = _migrate_preferences(store, now)
     recompacted = _recompact_machine_cards(store, now)
     merged = 0
+    keys: dict[str, tuple[str, ...]] = {}
     for _ in range(MAX_CLEAN_ROUNDS):
-        merger = _Merger(store, now)
+        merger = _Merger(store, now, keys)
         round_merged = merger.run()
         merged += round_merged
         if not round_merged:
