@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from memory_cards import T0, card, store
 
 from openmasq.memory import search as search_module
-from openmasq.memory.model import Card, Category, MemorySettings, MemoryStore, ProposedInjection, Sentence, Status
+from openmasq.memory.model import MemoryStore
 from openmasq.memory.search import (
     SEARCH_MIN_SIM,
     SearchResult,
@@ -22,30 +23,10 @@ from openmasq.memory.search import (
 from openmasq.memory.select import ForcedValue, MemoryIndex
 from openmasq.redact import RedactionError, Vault
 
-T0 = 1_750_000_000_000  # 2025-06-15 UTC
 DAY = 86_400_000
 KEY = "00" * 32
 
 
-def card(
-    card_id: str,
-    entity: str,
-    category: Category = "organisation",
-    facts: str = "",
-    *,
-    aliases: tuple[str, ...] = (),
-    status: Status = "confirmed",
-    scope: str | None = None,
-    at: int = T0,
-) -> Card:
-    return Card(
-        id=card_id, entity=entity, category=category, sentences=[Sentence(facts, at)] if facts else [],
-        aliases=list(aliases), status=status, scope=scope, created_at=at, updated_at=at,
-    )
-
-
-def store(*cards: Card, policy: ProposedInjection = "mention") -> MemoryStore:
-    return MemoryStore(cards=list(cards), settings=MemorySettings(proposed_injection=policy))
 
 
 def search(memory: MemoryStore, query: str, **kwargs: object) -> SearchResult:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_cards import T0, card, store
 
-from openmasq.memory.model import Card, Category, MemorySettings, MemoryStore, ProposedInjection, Sentence, Status
+from openmasq.memory.model import Card, MemoryStore, Sentence
 from openmasq.memory.normalise import key_in_text, normalise
 from openmasq.memory.select import (
     ForcedValue,
@@ -24,7 +25,6 @@ from openmasq.memory.select import (
 )
 from openmasq.redact import Forced
 
-T0 = 1_750_000_000_000  # 2025-06-15 15:06:40 UTC
 DAY = 86_400_000
 HEADER_FR = "Mémoire de l'utilisateur (contexte durable, à utiliser sans le réciter tel quel) :"
 
@@ -33,26 +33,6 @@ HEADER_FR = "Mémoire de l'utilisateur (contexte durable, à utiliser sans le r�
 LETTERS = [f"zor{a}{b}" for a in "bcdfg" for b in "aeiouy"]
 
 
-def card(
-    card_id: str,
-    entity: str,
-    category: Category = "organisation",
-    facts: str = "",
-    *,
-    aliases: tuple[str, ...] = (),
-    status: Status = "confirmed",
-    scope: str | None = None,
-    at: int = T0,
-) -> Card:
-    sentences = [Sentence(facts, at)] if facts else []
-    return Card(
-        id=card_id, entity=entity, category=category, sentences=sentences, aliases=list(aliases),
-        status=status, scope=scope, created_at=at, updated_at=at,
-    )
-
-
-def store(*cards: Card, profile: str = "", policy: ProposedInjection = "mention") -> MemoryStore:
-    return MemoryStore(profile=profile, cards=list(cards), settings=MemorySettings(proposed_injection=policy))
 
 
 def select(memory: MemoryStore, text: str, values: tuple[str, ...] = (), **kwargs: object) -> Selection:

@@ -254,9 +254,10 @@ def test_it_records_bodies_and_echoes_in_the_openai_format():
         assert up.received[0].json() == body
 
 
-def test_its_openai_stream_decodes_to_text_and_tool_calls():
-    reply = openai_stream(["Bon", "jour"], [("call_1", "send", ['{"to": ', '"a@b.fr"}'])])
-    decoder = openai.StreamDecoder()
+def _assert_bonjour_and_a_send_call(
+    decoder: openai.StreamDecoder | anthropic.StreamDecoder, reply: list[bytes]
+) -> list[Any]:
+    """Decode a scripted stream: its text is "Bonjour" and its one tool call sends to a@b.fr."""
     events = [e for chunk in reply for e in decoder.feed(chunk)] + decoder.close()
     calls = ToolCallAccumulator()
     for event in events:
@@ -264,19 +265,18 @@ def test_its_openai_stream_decodes_to_text_and_tool_calls():
             calls.add(event)
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Bonjour"
     assert calls.calls()[0].parsed_arguments() == {"to": "a@b.fr"}
+    return events
+
+
+def test_its_openai_stream_decodes_to_text_and_tool_calls():
+    reply = openai_stream(["Bon", "jour"], [("call_1", "send", ['{"to": ', '"a@b.fr"}'])])
+    events = _assert_bonjour_and_a_send_call(openai.StreamDecoder(), reply)
     assert events[-1] == Done("tool_calls", "tool_calls")
 
 
 def test_its_anthropic_stream_decodes_to_text_and_tool_calls():
     reply = anthropic_stream(["Bon", "jour"], ("toolu_1", "send", ['{"to": ', '"a@b.fr"}']))
-    decoder = anthropic.StreamDecoder()
-    events = [e for chunk in reply for e in decoder.feed(chunk)] + decoder.close()
-    calls = ToolCallAccumulator()
-    for event in events:
-        if isinstance(event, ToolCallDelta):
-            calls.add(event)
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Bonjour"
-    assert calls.calls()[0].parsed_arguments() == {"to": "a@b.fr"}
+    events = _assert_bonjour_and_a_send_call(anthropic.StreamDecoder(), reply)
     assert events[-1] == Done("tool_calls", "tool_use")
 
 
