@@ -35,7 +35,8 @@ def digit_mask(value: str) -> str:
 
 SAMPLES = [
     ("person", "Marie Dupont"), ("person", "Jean-Pierre DUPONT"), ("person", "M. J. Martin"),
-    ("org", "Atelier Torbel SARL"), ("org", "ACME"), ("email", "jean.dupont@gmail.com"),
+    ("org", "Atelier Torbel SARL"), ("org", "ACME"), ("project", "Projet Merlebleu"),
+    ("email", "jean.dupont@gmail.com"),
     ("email", "contact@gmail.com"), ("email", "m.durand@atelier-torbel.co.uk"), ("phone", "06 12 34 56 78"),
     ("phone", "+44 20 7946 0958"), ("phone", "12"), ("iban", "FR76 3000 6000 0112 3456 7890 189"),
     ("bic", "BNPAFRPPXXX"), ("card", "4111 1111 1111 1111"), ("nir", "1 85 05 78 006 084 36"),

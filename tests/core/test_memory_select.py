@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from memory_cards import T0, card, store
 
+from openmasq.memory import ops
+from openmasq.memory.dedupe import auto_clean
 from openmasq.memory.model import Card, MemoryStore, Sentence
 from openmasq.memory.normalise import key_in_text, normalise
 from openmasq.memory.select import (
@@ -319,8 +321,9 @@ def test_fix14_each_category_is_forced_with_its_own_kind(category, kind):
 
 def test_fix14_forced_values_map_to_engine_kinds_through_one_table():
     forced = [ForcedValue("Merlebleu", "project"), ForcedValue("a@b.fr", "email")]
-    assert to_redact_forced(forced) == (Forced("Merlebleu", "org"), Forced("a@b.fr", "email"))
-    assert to_redact_forced(forced, {"project": "project", "email": "email"})[0] == Forced("Merlebleu", "project")
+    assert to_redact_forced(forced) == (Forced("Merlebleu", "project"), Forced("a@b.fr", "email"))
+    assert to_redact_forced([ForcedValue("Note", "note")]) == (Forced("Note", "project"),)
+    assert to_redact_forced(forced, {"project": "org", "email": "email"})[0] == Forced("Merlebleu", "org")
 
 
 @pytest.mark.parametrize(
@@ -459,6 +462,51 @@ def test_a_prebuilt_index_gives_the_same_selection_and_a_stale_one_is_replaced()
     other = store(MERLEBLEU)
     assert names(select(other, "projet merlebleu", index=index)) == ["Projet Merlebleu"]
     assert MemoryIndex.for_store(BASE, index) is index
+
+
+def fresh_base() -> MemoryStore:
+    return store(card("ks", "Karl Studio", "organisation", "Agence de design à Lyon."),
+                 card("nv", "Ninon Verdolini", "personne", "Cliente, avocate à Bordeaux."),
+                 card("mb", "Projet Merlebleu", "projet", "Refonte du site."))
+
+
+def test_an_index_built_before_a_rename_is_rebuilt_and_the_new_name_selects():
+    data = fresh_base()
+    index = MemoryIndex.build(data)
+    ops.rename_card(data, "ks", "Studio Vernet", now=T0 + 1)  # same card count: only the revision tells
+    assert not index.is_current(data)
+    assert names(select(data, "un point sur studio vernet", index=index)) == ["Studio Vernet"]
+    assert names(select(data, "un point sur karl studio", index=index)) == []
+
+
+def test_an_index_built_before_new_facts_sees_the_new_mention_links():
+    data = fresh_base()
+    index = MemoryIndex.build(data)
+    assert index.links == {}
+    ops.add_sentence(data, "nv", "Travaille avec Karl Studio.", now=T0 + 1)
+    rebuilt = MemoryIndex.for_store(data, index)
+    assert rebuilt is not index and rebuilt.links == {"ks": ["nv"], "nv": ["ks"]}
+
+
+def test_an_index_is_reused_while_the_store_is_unchanged_and_replaced_after_a_cleanup_merge():
+    data = fresh_base()
+    index = MemoryIndex.build(data)
+    select(data, "karl studio", index=index)
+    assert MemoryIndex.for_store(data, index) is index  # selecting changes nothing
+    data.cards.append(card("k2", "Karl Studio", "organisation", "Siège à Lyon."))
+    data.touch()
+    assert not index.is_current(data)
+    assert auto_clean(data, T0 + 5).merged == 1
+    after = MemoryIndex.build(data)
+    assert after.is_current(data) and len(after.cards) == 3
+    ops.confirm_card(data, "mb", now=T0 + 6)  # any journaled change moves the revision
+    assert not after.is_current(data)
+
+
+def test_an_index_of_another_store_with_the_same_revision_is_not_used():
+    one, two = fresh_base(), fresh_base()
+    assert one.revision == two.revision
+    assert not MemoryIndex.build(one).is_current(two)
 
 
 def test_forced_for_text_finds_any_card_named_in_a_text():

@@ -3,14 +3,15 @@ silently lost: what a new fact replaces or evicts moves to the card's history, r
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import NamedTuple
 
 from ..redact import lexicon
+from .memo import Memo
 from .model import MAX_FACTS_CHARS, MAX_HISTORY, Card, Evidence, Origin, Sentence, Superseded, SupersededReason
 from .normalise import normalise
 
@@ -68,12 +69,19 @@ def _is_separator(ch: str) -> bool:
     return not ch.isalnum() and not unicodedata.category(ch).startswith("M")
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+_NORMALISED: Memo[str, str] = Memo(TEXT_CACHE)
+
+
 def normalise_fast(text: str) -> str:
     """`normalise`, computed with C-level string operations whenever the folded text is ASCII
     letters and digits plus any punctuation (Latin text with accents, "€", "’", "«»"), and by
     `normalise` itself otherwise. Cleanup reads every card on every change: this keeps it fast
     (tests pin the equality)."""
+    found = _NORMALISED.get(text)
+    return found if found is not None else _NORMALISED.remember(text, _normalise_fast(text))
+
+
+def _normalise_fast(text: str) -> str:
     folded = text.lower()
     if not folded.isascii():
         folded = _ACCENTS.sub("", unicodedata.normalize("NFKD", folded))
@@ -82,12 +90,19 @@ def normalise_fast(text: str) -> str:
             if not all(_is_separator(ch) for ch in others):
                 return normalise(text)
             folded = folded.translate({ord(ch): " " for ch in others})
-    folded = folded.encode("ascii").translate(_ASCII_FOLD).decode("ascii")  # ASCII by now
-    dot = folded.find(".")
-    if dot == len(folded) - 1:  # only the final period, the usual case: a lone dot, no regex needed
-        folded = folded[:-1]
-    elif dot >= 0:
-        folded = _LONE_DOT.sub(" ", folded)
+    return _without_lone_dots(folded.encode("ascii").translate(_ASCII_FOLD).decode("ascii"))  # ASCII by now
+
+
+def _without_lone_dots(folded: str) -> str:
+    """The end of `normalise_fast` on ASCII folded text: lone dots and runs of spaces out."""
+    if "." in folded:
+        # A dot before a space or at the end is lone (the usual sentence ends): no regex needed.
+        # Blanking a lone dot never changes whether another dot is lone (both are non-alnum).
+        folded = folded.replace(". ", "  ")
+        if folded[-1] == ".":
+            folded = folded[:-1]
+        if "." in folded:
+            folded = _LONE_DOT.sub(" ", folded)
     return " ".join(folded.split())
 
 
@@ -100,10 +115,17 @@ def _is_abbreviation(text: str, start: int, dot: int) -> bool:
     return (len(word) == 2 and word[0].isalpha()) or lexicon.is_honorific(word)
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+_SPLIT: Memo[str, tuple[str, ...]] = Memo(TEXT_CACHE)
+
+
 def split_sentences(text: str) -> tuple[str, ...]:
     """Split after `.`, `!` or `?` followed by whitespace (the punctuation stays with its sentence),
     never after an initial or an honorific; pieces trimmed, empties dropped."""
+    found = _SPLIT.get(text)
+    return found if found is not None else _SPLIT.remember(text, _split_sentences(text))
+
+
+def _split_sentences(text: str) -> tuple[str, ...]:
     if not _SENTENCE_END.search(text):
         stripped = text.strip()
         return (stripped,) if stripped else ()
@@ -170,49 +192,62 @@ _PHRASE_FIRSTS = frozenset(first for first, _ in _PHRASE_ATTRIBUTES)
 
 
 class _Analysis(NamedTuple):
-    """What compaction compares of one sentence, computed once: its content words, what
-    `same_stem` compares (for O(1) coverage tests) and its attribute words. One is cached per
-    distinct sentence, so it holds only tuples, strings and a dict of strings: the garbage
-    collector stops tracking such objects, where each set or class instance kept alive would
-    add to every full collection (a 10,000-card cleanup caches some 20,000 analyses)."""
+    """What compaction compares of one sentence, computed once: its content words, their stems
+    (for O(1) coverage tests) and its attribute words. One is cached per distinct sentence, so
+    it holds only tuples, strings and a dict of strings: the garbage collector stops tracking
+    such objects, where each set or class instance kept alive would add to every full
+    collection (a 10,000-card cleanup caches some 20,000 analyses)."""
 
     words: tuple[str, ...]
-    # The words and the first 6 letters of those of 6 letters or more, as the keys of one dict: a
-    # 6-character prefix is a word's own stem, so two words are the same stem iff their keys share
-    # one, and a word is covered iff it or its first 6 letters are among the other's keys.
+    # `word[:6]` of each word (the word itself when shorter), as the keys of one dict. Two words
+    # are the same stem (`same_stem`) iff these are equal: a word under 6 letters is its own
+    # key, and no key of a longer word is that short. So a word is covered iff its key is here,
+    # and two sentences share a stem iff their keys meet.
     stems: dict[str, None]
     attributes: tuple[str, ...]  # sorted: the key of its shared frozenset in _ATTRIBUTE_SETS
-    signals: tuple[str, ...]  # the words that are signals (`is_signal`), so coverage tests skip the call
 
     def covers_word(self, word: str) -> bool:
-        return word in self.stems or (len(word) >= 6 and word[:6] in self.stems)
+        return word[:6] in self.stems
 
 
 _DROPPED_WORDS = GLUE_WORDS | TYPE_WORDS
 _SIGNAL_WORDS = MONTHS | NEGATIONS
 # The few distinct sets of attribute words (subsets of ATTRIBUTE_WORDS, in practice a handful).
-_ATTRIBUTE_SETS: dict[tuple[str, ...], frozenset[str]] = {}
+_ATTRIBUTE_SETS: dict[tuple[str, ...], frozenset[str]] = {(): frozenset()}
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+_ANALYSES: Memo[str, _Analysis] = Memo(TEXT_CACHE)
+
+
 def _analyse(text: str) -> _Analysis:
+    found = _ANALYSES.get(text)
+    return found if found is not None else _ANALYSES.remember(text, _analysis(text))
+
+
+def _analysis(text: str) -> _Analysis:
     norm = normalise_fast(text)
     all_words = norm.split()
     framed = _FRAMING.sub(" ", norm).split() if ("cadre" in norm or "sein" in norm or "tant" in norm) else all_words
     # A list first: `dict.fromkeys` over a list is faster than over a generator.
     words = tuple(dict.fromkeys([w for w in framed if len(w) > 1 and w not in _DROPPED_WORDS]))
+    attribute_key = _attribute_key(norm, all_words)
+    stems = dict.fromkeys([w[:6] for w in words])
+    return _Analysis(words, stems, attribute_key)
+
+
+def _attribute_key(norm: str, all_words: list[str]) -> tuple[str, ...]:
+    """The sorted attribute words of a normalised text (a key of _ATTRIBUTE_SETS)."""
+    if _SINGLE_ATTRIBUTES.isdisjoint(all_words) and _PHRASE_FIRSTS.isdisjoint(all_words):
+        return ()  # most sentences: two C-level scans of the word list, no set built
     present = set(all_words)
     attributes = present & _SINGLE_ATTRIBUTES
-    if not present.isdisjoint(_PHRASE_FIRSTS):  # most sentences hold no phrase's first word
-        for first, phrase in _PHRASE_ATTRIBUTES:
-            if first in present and f" {phrase} " in f" {norm} ":
-                attributes.add(phrase)
+    for first, phrase in _PHRASE_ATTRIBUTES:
+        if first in present and f" {phrase} " in f" {norm} ":
+            attributes.add(phrase)
     attribute_key = tuple(sorted(attributes))
     if attribute_key not in _ATTRIBUTE_SETS:
         _ATTRIBUTE_SETS[attribute_key] = frozenset(attribute_key)
-    stems = dict.fromkeys([*words, *[w[:6] for w in words if len(w) >= 6]])
-    signals = tuple([w for w in words if w in _SIGNAL_WORDS or (not w.isalpha() and is_signal(w))])
-    return _Analysis(words, stems, attribute_key, signals)
+    return attribute_key
 
 
 def content_words(text: str) -> tuple[str, ...]:
@@ -226,21 +261,32 @@ def attribute_words(text: str) -> frozenset[str]:
     return _ATTRIBUTE_SETS[_analyse(text).attributes]
 
 
+def _has_signal(words: Sequence[str]) -> bool:
+    """`is_signal` for any of the words (a set lookup first: most words are letters only)."""
+    return any(w in _SIGNAL_WORDS or (not w.isalpha() and is_signal(w)) for w in words)
+
+
 def _uncovered(words: Sequence[str], other: _Analysis) -> list[str]:
     stems = other.stems  # `covers_word`, inlined: the innermost loop of folding
-    return [w for w in words if w not in stems and not (len(w) >= 6 and w[:6] in stems)]
+    return [w for w in words if w[:6] not in stems]
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+_RESTATES: Memo[tuple[str, str], bool] = Memo(TEXT_CACHE)
+
+
 def restates(a: str, b: str) -> bool:
     """Two sentences say the same thing: no changed number, month or negation, and either one is
     covered by the other, or each has at most one word of its own over a shared core of three."""
+    found = _RESTATES.get((a, b))
+    return found if found is not None else _RESTATES.remember((a, b), _restates(a, b))
+
+
+def _restates(a: str, b: str) -> bool:
     stems_a, stems_b = _analyse(a), _analyse(b)
     if not stems_a.words or not stems_b.words:
         return False
     own_a, own_b = _uncovered(stems_a.words, stems_b), _uncovered(stems_b.words, stems_a)
-    signals_a, signals_b = stems_a.signals, stems_b.signals  # usually empty
-    if (signals_a and any(w in signals_a for w in own_a)) or (signals_b and any(w in signals_b for w in own_b)):
+    if _has_signal(own_a) or _has_signal(own_b):
         return False
     if not own_a or not own_b:
         return True
@@ -479,26 +525,75 @@ def _may_fold(sentences: Sequence[Sentence]) -> bool:
     return False
 
 
-_COMPACT_SHAPES: dict[tuple[tuple[str, int], ...], None] = {}
-_MAX_COMPACT_SHAPES = TEXT_CACHE
+# Sentences per card up to which the pairwise test below runs before folding: it looks at n²/2
+# pairs, folding at about as many with more bookkeeping; a card this long is rare (600 characters).
+MAX_PAIRWISE = 16
+
+
+def _some_pair_interacts(sentences: Sequence[Sentence]) -> bool:
+    """Whether any two sentences could act on each other in `fold`: a shared attribute word, a
+    repeated text, one covering the other (`covers`, which absorbs), or both having at most one
+    word the other lacks (all that `restates` needs besides a core and unchanged signals, which
+    are not checked: this errs towards folding); or a card over the cap, or a record holding
+    several sentences. False means folding keeps every sentence where it is: each would be
+    appended in turn, nothing evicted."""
+    if len(sentences) > MAX_PAIRWISE or joined_length(sentences) > MAX_FACTS_CHARS:
+        return True  # too many pairs to test, or clamping will evict
+    seen: list[tuple[str, _Analysis]] = []
+    for sentence in sentences:
+        text = sentence.text
+        if split_sentences(text) != (text,):
+            return True
+        own = _analyse(text)
+        own_attrs, own_stems = _ATTRIBUTE_SETS[own.attributes], own.stems.keys()
+        for other_text, other in seen:
+            if text == other_text or not own_attrs.isdisjoint(other.attributes):
+                return True
+            # Uncovered words per side, counted by distinct stems: exact when it is zero (a
+            # covering), never more than the words (so "at most one" errs towards folding).
+            shared = len(own_stems & other.stems.keys())
+            mine, theirs = len(own_stems) - shared, len(other.stems) - shared
+            if shared and (not mine or not theirs or (mine <= 1 and theirs <= 1)):
+                return True
+        seen.append((text, own))
+    return False
+
+
+def _may_change(sentences: Sequence[Sentence]) -> bool:
+    """Whether folding could change these sentences: the pairwise test on ordinary cards, the
+    linear one on the rare long ones. False is certain."""
+    return _some_pair_interacts(sentences) if len(sentences) <= MAX_PAIRWISE else _may_fold(sentences)
+
+
+# Bump when folding (or `_may_fold`, the cap, sentence splitting) changes what it keeps: marks
+# written by an older fold then no longer match, and every card is checked again once.
+FOLD_VERSION = 1
+
+
+def compact_mark(sentences: Sequence[Sentence]) -> str:
+    """A digest of what folding reads (each sentence's text and noted time) and of the fold's
+    version: equal marks, equal fold result. 64 bits: a stale mark passing for a fresh one is a
+    1-in-2^64 event, and would only leave a card unfolded until its next change."""
+    payload = "".join([f"{len(s.text)}:{s.text}@{s.noted_at};" for s in sentences])
+    return hashlib.sha256(f"fold{FOLD_VERSION};{payload}".encode()).hexdigest()[:16]
 
 
 def recompact(card: Card, *, now: int) -> bool:
     """Fold a card's sentences in place; True when its live text changed. Folding depends only
-    on texts and noted times, and cleanup runs on every change: the shapes already compact are
-    remembered, so an unchanged card is not folded again."""
+    on texts and noted times, and cleanup runs on every change: a card found compact keeps a mark
+    of its sentences (`Card.compact_mark`, saved with it), so an unchanged card is not read again,
+    even after a reload."""
     if not card.sentences:
         return False
-    if not _may_fold(card.sentences):
+    mark = compact_mark(card.sentences)
+    if card.compact_mark == mark:
         return False
-    shape = tuple((s.text, s.noted_at) for s in card.sentences)
-    if shape in _COMPACT_SHAPES:
+    if not _may_change(card.sentences):
+        card.compact_mark = mark
         return False
     merged = fold(card.sentences, now=now)
     if not merged.changed:
-        if len(_COMPACT_SHAPES) >= _MAX_COMPACT_SHAPES:
-            _COMPACT_SHAPES.clear()
-        _COMPACT_SHAPES[shape] = None
+        card.compact_mark = mark
         return False
     card.sentences = list(merged.sentences)
     card.history = push_history(card.history, merged.superseded)

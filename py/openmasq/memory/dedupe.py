@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .compaction import append_clamped, explode, normalise_fast, push_history, recompact
+from .compaction import append_clamped, explode, facts_text, normalise_fast, push_history, recompact
 from .journal import record
 from .keys import card_tokens
 from .model import MAX_ALIASES, MAX_HISTORY, MAX_PROFILE_CHARS, Card, MemoryStore, Sentence, Superseded
@@ -244,18 +244,19 @@ def _migrate_preferences(store: MemoryStore, now: int) -> int:
 
 
 def _recompact_machine_cards(store: MemoryStore, now: int, only: set[str] | None = None) -> int:
-    """Fold the sentences of machine-written cards (user-authored cards are never rewritten)."""
+    """Fold the sentences of machine-written cards (user-authored cards are never rewritten);
+    a card whose compaction mark still matches is not read again."""
     count = 0
     for card in store.cards:
         if only is not None and card.id not in only:
             continue
         if card.source != "auto" or card.status == "rejected" or len(card.sentences) < 2:
             continue
-        before = card.facts
+        before = card.sentences  # replaced, never mutated, by a fold
         if recompact(card, now=now):
             card.updated_at = now
             count += 1
-            record(store, at=now, action="cleanup", origin="cleanup", card=card, before=before,
+            record(store, at=now, action="cleanup", origin="cleanup", card=card, before=facts_text(before),
                    after=card.facts, detail="faits recompactés")
     return count
 
@@ -265,18 +266,20 @@ class _Merger:
     a normalised key, or two `autre` notes with the same facts. The survivor of a merge is checked
     again (its new aliases may join it to a third card), so chains close in one pass."""
 
-    def __init__(self, store: MemoryStore, now: int, keys: dict[str, tuple[str, ...]] | None = None) -> None:
+    def __init__(self, store: MemoryStore, now: int, keys: dict[str, tuple[str, ...]] | None = None,
+                 notes: dict[str, tuple[str | None, str] | None] | None = None) -> None:
         self.store = store
         self.now = now
         self.alive: set[str] = set()
-        self.by_key: dict[tuple[Group, str], Card] = {}
+        self.by_key: dict[Group, dict[str, Card]] = {}  # group -> normalised key -> card
         self.by_facts: dict[tuple[str | None, str], Card] = {}
         self.merged = 0
         self.survivors: set[str] = set()
         # card id -> its keys (a merge changes the survivor's); shared by the rounds of one cleanup,
         # since only a merge changes a card's surfaces (folding rewrites facts, never aliases)
         self.keys: dict[str, tuple[str, ...]] = {} if keys is None else keys
-        self.notes: dict[str, tuple[str | None, str] | None] = {}  # card id -> its note key, likewise
+        # card id -> its note key, likewise shared: the caller forgets the cards it refolds
+        self.notes: dict[str, tuple[str | None, str] | None] = {} if notes is None else notes
 
     def _keys(self, card: Card) -> tuple[str, ...]:
         keys = self.keys.get(card.id)
@@ -302,22 +305,37 @@ class _Merger:
         return found if found is not None and self._note_key(found) == note_key else None
 
     def partner(self, card: Card) -> Card | None:
-        group = _group(card)
-        for key in self._keys(card):
-            found = self._live(self.by_key.get((group, key)), card)
-            if found is not None:
-                return found
+        slots = self.by_key.get(_group(card))
+        if slots is not None:
+            for key in self._keys(card):
+                found = self._live(slots.get(key), card)
+                if found is not None:
+                    return found
         note_key = self._note_key(card)
         return self._note_holder(note_key, card) if note_key is not None else None
 
     def register(self, card: Card) -> None:
-        group = _group(card)
+        slots = self.by_key.get(_group(card))
+        if slots is None:
+            slots = self.by_key[_group(card)] = {}
         for key in self._keys(card):
-            if self._live(self.by_key.get((group, key)), card) is None:
-                self.by_key[(group, key)] = card
+            if self._live(slots.get(key), card) is None:
+                slots[key] = card
         note_key = self._note_key(card)
         if note_key is not None and self._note_holder(note_key, card) is None:
             self.by_facts[note_key] = card
+
+    def notes_collide(self) -> bool:
+        """Whether two live notes of one scope have the same facts. After a round, the only thing
+        a new round could merge (keys met are merged, folding changes no surface)."""
+        seen: set[tuple[str | None, str]] = set()
+        for card in self.store.cards:
+            note_key = self._note_key(card) if card.status != "rejected" else None
+            if note_key is not None:
+                if note_key in seen:
+                    return True
+                seen.add(note_key)
+        return False
 
     def run(self) -> int:
         cards = [card for card in self.store.cards if card.status != "rejected"]
@@ -358,14 +376,22 @@ def auto_clean(store: MemoryStore, now: int) -> CleanResult:
     recompacted = _recompact_machine_cards(store, now)
     merged = 0
     keys: dict[str, tuple[str, ...]] = {}
-    for _ in range(MAX_CLEAN_ROUNDS):
-        merger = _Merger(store, now, keys)
+    notes: dict[str, tuple[str | None, str] | None] = {}
+    for round_number in range(MAX_CLEAN_ROUNDS):
+        merger = _Merger(store, now, keys, notes)
+        # A later round only runs when folding the survivors made two notes equal: at the end of
+        # a round no two live cards share a key or a note, so without such a pair it would scan
+        # every card to merge nothing.
+        if round_number and not merger.notes_collide():
+            break
         round_merged = merger.run()
         merged += round_merged
         if not round_merged:
             break
         # A merge appends sentences: fold the survivors now, or the next run would (and a fold
         # may make two notes identical, hence another round).
+        for card_id in merger.survivors:
+            notes.pop(card_id, None)
         round_folded = _recompact_machine_cards(store, now, merger.survivors)
         recompacted += round_folded
         if not round_folded:

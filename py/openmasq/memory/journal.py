@@ -50,7 +50,9 @@ def record(
 
 
 def append(store: MemoryStore, entry: JournalEntry) -> None:
+    """Every mutation of the memory is journaled, so this is where the store's revision moves."""
     store.journal.append(entry)
+    store.touch()
     compact(store)
 
 

@@ -4,15 +4,16 @@ tokens, and mentions of either in a normalised text (reference 2.2-2.3)."""
 from __future__ import annotations
 
 from ..redact import lexicon
+from .compaction import normalise_fast
 from .model import Card
-from .normalise import is_cjk_text, key_in_text, normalise
+from .normalise import is_cjk_text, key_in_text
 
 
 def card_keys(card: Card) -> list[str]:
     """Normalised entity and aliases, empties removed, in order, without duplicates."""
     out: list[str] = []
     for surface in [card.entity, *card.aliases]:
-        key = normalise(surface)
+        key = normalise_fast(surface)
         if key and key not in out:
             out.append(key)
     return out

@@ -70,6 +70,11 @@ class Card:
     created_at: int = 0
     updated_at: int = 0
     reviewed_at: int | None = None
+    # Set by cleanup when folding left the live sentences as they are: a digest of them (see
+    # `compaction.compact_mark`). Saved with the card, so a reloaded store skips folding what did
+    # not change; any change to the sentences makes it stale by itself. A cache, not content:
+    # left out of equality and repr.
+    compact_mark: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def facts(self) -> str:
@@ -128,6 +133,14 @@ class MemoryStore:
     dismissed_suggestions: set[str] = field(default_factory=set)  # pair keys "idA+idB" (sorted)
     settings: MemorySettings = field(default_factory=MemorySettings)
     version: int = STORE_VERSION
+    # Counts mutations in this process (every journaled change bumps it, see `journal.append`), so
+    # an index built at an older revision is known stale. Not saved, not content.
+    revision: int = field(default=0, compare=False, repr=False)
+
+    def touch(self) -> None:
+        """Record a change made by hand (outside the journaled operations): indexes built before
+        it are then rebuilt."""
+        self.revision += 1
 
     def card(self, card_id: str) -> Card | None:
         for card in self.cards:

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from ..redact import RedactOptions, Vault, lexicon, pseudonymise
+from .compaction import normalise_fast
 from .model import Card, MemoryStore, ProposedInjection
-from .normalise import is_cjk_text, normalise
+from .normalise import is_cjk_text
 from .select import (
     ForcedValue,
     MemoryIndex,
@@ -156,7 +157,7 @@ def query_words(query: str) -> list[str]:
     """The distinct words of a query worth looking for: no stopword, at least 3 characters
     (2 for CJK, which is not split into words)."""
     out: list[str] = []
-    for word in normalise(query).split():
+    for word in normalise_fast(query).split():
         if len(word) < (2 if is_cjk_text(word) else 3) or lexicon.is_stopword(word):
             continue
         if word not in out:
@@ -172,7 +173,7 @@ class SearchIndex:
         self.words: dict[str, set[str]] = {}
         self.haystacks: dict[str, str] = {}
         for card_id, card in index.cards.items():
-            haystack = normalise(" ".join([card.entity, *card.aliases, card.facts]))
+            haystack = normalise_fast(" ".join([card.entity, *card.aliases, card.facts]))
             self.haystacks[card_id] = haystack
             for word in haystack.split():
                 self.words.setdefault(stem(word), set()).add(card_id)

@@ -16,9 +16,10 @@ from functools import cached_property, lru_cache
 from typing import Literal
 
 from ..redact import Forced, lexicon
+from .compaction import normalise_fast
 from .keys import card_keys, card_tokens, denied_homograph_tokens
 from .model import MAX_PROFILE_CHARS, Card, Category, MemoryStore, ProposedInjection
-from .normalise import is_cjk_text, normalise
+from .normalise import is_cjk_text
 
 DEFAULT_BUDGET = 4000  # characters of the whole block, header and newlines included
 MAX_LINKED = 3  # neighbours of the named cards considered per send (reference 6.3)
@@ -31,10 +32,12 @@ TIER_LINKED = 0.5  # linked to a card named in the typed text
 SkipReason = Literal["budget", "homograph", "proposed-needs-mention", "proposed-never", "out-of-scope"]
 ForcedKind = Literal["person", "org", "email", "project", "note"]
 
-# Our forced kinds -> the redaction engine's kinds. The engine has no project- or note-shaped
-# fake yet, so both borrow `org` here; the lead maps them (reference 12 item 14) and this table
-# is the one place to change.
-REDACT_KIND_OF: dict[str, str] = {"person": "person", "org": "org", "email": "email", "project": "org", "note": "org"}
+# Our forced kinds -> the redaction engine's kinds. Projects and notes get a codename-shaped
+# fake ("Orion" -> "Kestrion", "Projet Merlebleu" -> "Projet Valdoris"), where the reference
+# gave them company-shaped ones (reference 12 item 14). This table is the one place to change.
+REDACT_KIND_OF: dict[str, str] = {
+    "person": "person", "org": "org", "email": "email", "project": "project", "note": "project",
+}
 
 _FORCED_KIND_OF_CATEGORY: dict[Category, ForcedKind] = {
     "personne": "person", "organisation": "org", "projet": "project", "autre": "note",
@@ -125,11 +128,12 @@ class PhraseIndex:
 
 class MemoryIndex:
     """Every card's keys, tokens and denied homograph tokens, indexed; mention links and search
-    words are computed on first use. A snapshot: rebuild it when cards are added, removed or
-    renamed (status and scope are read live from the cards)."""
+    words are computed on first use. A snapshot of its store at one revision: `for_store`
+    rebuilds it once the store has changed (status and scope are read live from the cards)."""
 
     def __init__(self, cards: Sequence[Card], source: MemoryStore | None = None) -> None:
         self.source = source
+        self.revision = source.revision if source is not None else None
         self.size = len(cards)
         self.cards: dict[str, Card] = {}
         self.order: dict[str, int] = {}
@@ -154,10 +158,15 @@ class MemoryIndex:
     def build(cls, store: MemoryStore) -> MemoryIndex:
         return cls(store.cards, source=store)
 
+    def is_current(self, store: MemoryStore) -> bool:
+        """Built from this very store object at its present revision (and card count: a change
+        made by hand without `MemoryStore.touch` that adds or removes cards is caught too)."""
+        return self.source is store and self.revision == store.revision and self.size == len(store.cards)
+
     @classmethod
     def for_store(cls, store: MemoryStore, index: MemoryIndex | None) -> MemoryIndex:
-        """`index` when it was built from this very store object (same card count), else a new one."""
-        if index is not None and index.source is store and index.size == len(store.cards):
+        """`index` when it is current for this store, else a new one."""
+        if index is not None and index.is_current(store):
             return index
         return cls.build(store)
 
@@ -167,7 +176,7 @@ class MemoryIndex:
         key of B. Each pair once, earlier card first, in card order."""
         pairs: set[tuple[str, str]] = set()
         for card_id, card in self.cards.items():
-            pieces = [normalise(card.facts), *(normalise(alias) for alias in card.aliases)]
+            pieces = [normalise_fast(card.facts), *(normalise_fast(alias) for alias in card.aliases)]
             for piece in pieces:
                 for other in self.keys.card_ids(piece):
                     if other != card_id:
@@ -296,7 +305,7 @@ def select_memory(
     index = MemoryIndex.for_store(store, index)
     limit = store.settings.budget_chars if budget is None else budget
     policy = store.settings.proposed_injection
-    typed = normalise(typed_text)
+    typed = normalise_fast(typed_text)
 
     tiers = _direct_tiers(index, typed, conv_values)
     direct, skipped = _admit_direct(index, tiers, scope, policy)
@@ -349,7 +358,7 @@ def _direct_tiers(index: MemoryIndex, typed: str, conv_values: Iterable[str]) ->
         tiers[card_id] = TIER_MENTION
     for value in conv_values:
         # Each value on its own, so a key never straddles two values.
-        for card_id in index.keys.card_ids(normalise(value)):
+        for card_id in index.keys.card_ids(normalise_fast(value)):
             tiers.setdefault(card_id, TIER_CONVERSATION)
     for card_id in index.tokens.card_ids(typed):
         tiers.setdefault(card_id, TIER_TOKEN)
@@ -430,10 +439,10 @@ def forced_for_text(
     candidates: list[ForcedValue] = []
     for card in selected:
         candidates.extend(_surfaces(card))
-    found = index.keys.find(normalise(text))
+    found = index.keys.find(normalise_fast(text))
     named = {card_id for phrase in found for card_id in index.keys.ids[phrase]}
     for card_id in sorted(named, key=index.order.__getitem__):
-        candidates.extend(v for v in _surfaces(index.cards[card_id]) if normalise(v.value) in found)
+        candidates.extend(v for v in _surfaces(index.cards[card_id]) if normalise_fast(v.value) in found)
     forced: list[ForcedValue] = []
     seen: set[str] = set()
     for value in candidates:

@@ -40,6 +40,7 @@ STATUSES: tuple[Status, ...] = ("proposed", "confirmed", "rejected")
 REASONS: tuple[SupersededReason, ...] = ("replaced", "evicted", "merged", "restored-over")
 INJECTIONS: tuple[ProposedInjection, ...] = ("all", "mention", "never")
 MAX_IMPORT_CARDS = 100_000
+MARK_CHARS = 64  # a compaction mark is 16 hex digits; anything longer is bad input
 
 
 class StoreFormatError(ValueError):
@@ -143,7 +144,9 @@ def _sentence_to_dict(sentence: Sentence) -> Doc:
 
 
 def card_to_dict(card: Card) -> Doc:
-    return {
+    """A card's JSON shape; `compact_mark` only when set (absent reads as None: version-1
+    documents written before it load unchanged)."""
+    out: Doc = {
         "id": card.id, "entity": card.entity, "category": card.category, "aliases": list(card.aliases),
         "sentences": [_sentence_to_dict(s) for s in card.sentences],
         "history": [{"sentence": _sentence_to_dict(h.sentence), "superseded_at": h.superseded_at,
@@ -151,6 +154,9 @@ def card_to_dict(card: Card) -> Doc:
         "status": card.status, "scope": card.scope, "source": card.source,
         "created_at": card.created_at, "updated_at": card.updated_at, "reviewed_at": card.reviewed_at,
     }
+    if card.compact_mark is not None:
+        out["compact_mark"] = card.compact_mark
+    return out
 
 
 def _refusal_to_dict(refusal: Refusal) -> Doc:
@@ -247,6 +253,7 @@ def card_from_dict(value: object) -> Card:
             keys.add(normalise_fast(text))
     scope = doc.get("scope")
     reviewed = doc.get("reviewed_at")
+    mark = doc.get("compact_mark")
     return Card(
         id=card_id, entity=entity, category=category_of(str(doc.get("category", ""))), sentences=kept,
         aliases=aliases, history=history, status=cast(Status, _pick(doc.get("status"), STATUSES, "proposed")),
@@ -254,6 +261,8 @@ def card_from_dict(value: object) -> Card:
         source="user" if doc.get("source") == "user" else "auto",
         created_at=_as_int(doc.get("created_at"), updated), updated_at=updated,
         reviewed_at=_as_int(reviewed, 0) if reviewed is not None else None,
+        # A mark only matches the sentences it was computed on: a clamped card simply refolds.
+        compact_mark=mark[:MARK_CHARS] if isinstance(mark, str) else None,
     )
 
 
@@ -426,6 +435,7 @@ def _import_card(store: MemoryStore, by_id: dict[str, Card], card: Card, report:
     if entity_refusals(store, surface_keys(card)):
         report.refused.append(card.entity)
         return
+    card.compact_mark = None  # another app's word that the card is compact: the cleanup checks it
     store.cards.append(card)
     by_id[card.id] = card
     report.added.append(card.id)

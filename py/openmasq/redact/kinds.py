@@ -9,6 +9,9 @@ CATEGORY_OF_KIND: dict[str, str] = {
     "person": "name",
     "username": "username",
     "org": "company",
+    # A project or note the memory forces (a codename fake, not a company-shaped one): switched
+    # with organisations, as the reference forced them as ORG (spec section 12 item 14).
+    "project": "company",
     "email": "email",
     "phone": "phone",
     "iban": "iban",

@@ -29,13 +29,14 @@ from .net import fake_ipv4, fake_ipv6, fake_mac
 from .orgs import fake_org
 from .phone import fake_phone
 from .places import fake_address, fake_location
+from .projects import fake_project
 from .web import fake_domain, fake_email, fake_path, fake_url, fake_username
 
 __all__ = [
     "fake_address", "fake_amount", "fake_bic", "fake_card", "fake_date", "fake_digits", "fake_dni",
     "fake_domain", "fake_email", "fake_first_name", "fake_for", "fake_iban", "fake_ipv4", "fake_ipv6",
     "fake_location", "fake_mac", "fake_nie", "fake_nino", "fake_nir", "fake_org", "fake_password",
-    "fake_path", "fake_person", "fake_phone", "fake_secret", "fake_siren", "fake_siret", "fake_ssn",
+    "fake_path", "fake_person", "fake_phone", "fake_project", "fake_secret", "fake_siren", "fake_siret", "fake_ssn",
     "fake_surname", "fake_url", "fake_username", "fake_vat", "match_case",
 ]
 
@@ -68,6 +69,8 @@ def fake_for(kind: str, real: str, rng: random.Random, **hints: str) -> str:
         return fake_person(real, rng, locale=locale, gender=hints.get("gender"))
     if kind == "org":
         return fake_org(real, rng, locale=locale)
+    if kind == "project":
+        return fake_project(real, rng, locale=locale)
     if kind == "email":
         return fake_email(real, rng, local_hint=hints.get("local_hint"), domain_hint=hints.get("domain_hint"))
     if kind == "url":
