@@ -44,6 +44,7 @@ PROMPT_CHARS = 2048
 # Targets of the issue.
 ADDED_P95_TARGET_MS = 10.0
 TTFT_RATIO_TARGET = 1.1
+HOP_PROMPT = "Bonjour."  # nothing to redact: what is left is the proxy's HTTP stack
 
 
 def prompts(count: int, seed: int = 7) -> list[str]:
@@ -189,6 +190,10 @@ def main() -> None:
                 for prompt in bodies:  # interleaved, so drift of the machine hits both alike
                     direct.append(timed_completion(client, upstream.base_url, prompt))
                     through.append(timed_completion(client, proxied, prompt))
+                hop_direct, hop_through = [], []
+                for _ in range(100):  # the proxy's own cost: a prompt with nothing to redact
+                    hop_direct.append(timed_completion(client, upstream.base_url, HOP_PROMPT))
+                    hop_through.append(timed_completion(client, proxied, HOP_PROMPT))
                 ttft_direct, ttft_through = [], []
                 for prompt in stream_bodies:
                     ttft_direct.append(time_to_first_token(client, upstream.base_url, prompt))
@@ -196,11 +201,13 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=20)
-    report(args, bodies, direct, through, engine_alone(bodies), ttft_direct, ttft_through)
+    hop = [t - d for d, t in zip(hop_direct, hop_through, strict=True)]
+    report(args, bodies, direct, through, engine_alone(bodies), hop, ttft_direct, ttft_through)
 
 
 def report(args: argparse.Namespace, bodies: list[str], direct: list[float], through: list[float],
-           engine: tuple[list[float], list[float]], ttft_direct: list[float], ttft_through: list[float]) -> None:
+           engine: tuple[list[float], list[float]], hop: list[float], ttft_direct: list[float],
+           ttft_through: list[float]) -> None:
     size = statistics.mean(len(json.dumps({"messages": [{"role": "user", "content": b}]}).encode()) for b in bodies)
     chars = statistics.mean(len(b) for b in bodies)
     print(f"Proxy bench: scripted loopback upstream, direct vs `openmasq proxy` (level renforce, fake mode, "
@@ -215,6 +222,8 @@ def report(args: argparse.Namespace, bodies: list[str], direct: list[float], thr
     for label, values in (("redaction", engine[0]), ("restorer compile", engine[1])):
         print(f"{'  of which ' + label:28}{'':20}{percentile(values, 50):6.1f} / {percentile(values, 95):.1f}"
               "  (p50 / p95, engine alone on the same bodies)")
+    print(f"{'  of which the HTTP hop':28}{'':20}{percentile(hop, 50):6.1f} / {percentile(hop, 95):.1f}"
+          f"  (p50 / p95, added on {len(hop)} requests of {HOP_PROMPT!r})")
     print()
     d50, p50 = statistics.median(ttft_direct), statistics.median(ttft_through)
     ratio = p50 / d50

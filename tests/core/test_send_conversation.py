@@ -24,14 +24,16 @@ def full_conversation() -> Conversation:
     conv = Conversation("c1", vault, title="Claire", space="s1", created_at=1, updated_at=2,
                         memory_watermark=2, memory_off=True, redact_categories={"url": True},
                         revealed_values=["Paris"], forced_redactions=[("Projet X", "org")],
-                        context_summary="résumé", model="gpt", provider="p1")
+                        model="gpt", provider="p1")
     conv.messages = [
         Message("u1", "user", "Je suis Claire Fontaine", at=5, redactions=1,
-                redacted_spans=[("Claire Fontaine", "person")], wire="Je suis Paul Remy", wire_memory="Mémoire…"),
+                redacted_spans=[("Claire Fontaine", "person")], wire="Je suis Paul Remy", wire_memory="Mémoire…",
+                context_dropped=4),
         Message("a1", "assistant", "Bonjour Claire", at=6, memory_used=["profile", "k1"],
                 memory_skipped=[MemorySkip("k2", "budget")], interrupted=True, error="network",
                 tool_uses=[ToolUse("memory_search", '{"query":"Claire"}', '{"query":"Paul"}', "Souvenirs…")],
-                usage={"input_tokens": 3}, memory_noted=0, memory_noted_ids=["k3"], memory_updated_ids=["k1"]),
+                usage={"input_tokens": 3}, memory_noted=0, memory_noted_ids=["k3"], memory_updated_ids=["k1"],
+                reasoning="Claire cherche un rendez-vous."),
     ]
     return conv
 

@@ -9,7 +9,16 @@ from collections.abc import Callable, Generator, Iterator
 import pytest
 
 import openmasq.chat.send as send_module
-from openmasq.chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta, ToolCallDelta, Usage
+from openmasq.chat.codecs import (
+    ChatRequest,
+    Done,
+    ErrorEvent,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
 from openmasq.chat.conversation import Conversation, Message
 from openmasq.chat.send import (
     MAX_MODEL_CALLS,
@@ -152,6 +161,43 @@ def test_a_fake_split_across_deltas_is_restored(chunk: int) -> None:
     assert outcome.usage == {"input_tokens": 10, "output_tokens": 5}
 
 
+def think_then_say(thought: str, answer: str, chunk: int) -> list[StreamEvent]:
+    pieces = [ReasoningDelta(thought[i:i + chunk]) for i in range(0, len(thought), chunk)]
+    return [*pieces, *say(answer, chunk)]
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 100])
+def test_reasoning_is_restored_and_kept_apart_from_the_reply(chunk: int) -> None:
+    conv = conversation()
+
+    def model(request: ChatRequest) -> list[StreamEvent]:
+        fake = request.messages[-1].content.split(" est ")[0]
+        return think_then_say(f"L'utilisateur parle de {fake}.", f"Oui, {fake} est là.", chunk)
+
+    outcome, steps = drive(send_flow(inp(conv, "Claire Fontaine est là ?")), model)
+    reply = outcome.reply
+    assert reply is not None
+    assert reply.reasoning == "L'utilisateur parle de Claire Fontaine."
+    assert reply.content == "Oui, Claire Fontaine est là."
+    deltas = [s for s in steps if isinstance(s, ReplyDelta)]
+    assert "".join(s.reasoning for s in deltas) == reply.reasoning
+    assert "".join(s.text for s in deltas) == reply.content
+    assert all(not (s.text and s.reasoning) for s in deltas[:-1])  # each delta carries one or the other
+    assert "parle" not in (reply.wire or "")  # the wire copy is the answer as written, without the reasoning
+
+
+def test_reasoning_held_back_when_the_stream_breaks_is_kept_restored() -> None:
+    conv = conversation()
+
+    def model(request: ChatRequest) -> list[StreamEvent]:
+        fake = request.messages[-1].content.split(" est ")[0]
+        return [ReasoningDelta(f"Je pense à {fake}"), ErrorEvent("network", "cut")]
+
+    outcome, _ = drive(send_flow(inp(conv, "Claire Fontaine est là ?")), model)
+    assert outcome.status == "interrupted" and outcome.reply is not None
+    assert outcome.reply.reasoning == "Je pense à Claire Fontaine" and outcome.reply.content == ""
+
+
 def tool_call(arguments: str, call_id: str = "t1") -> list[StreamEvent]:
     return [ToolCallDelta(0, id=call_id, name="memory_search", arguments_fragment=arguments[:5]),
             ToolCallDelta(0, arguments_fragment=arguments[5:]), Done("tool_calls")]
@@ -235,6 +281,9 @@ def test_old_turns_are_dropped_when_the_context_window_is_near() -> None:
                            lambda r: say("Ok."))
     sent = requests(steps)[0].messages
     assert outcome.dropped_turns > 0 and sent[0].role == "user" and sent[-1].content == "Dernière question"
+    # The turn record says how many old messages its request left out; the conversation keeps them.
+    assert outcome.user.context_dropped == outcome.dropped_turns == 20 + 1 - len(sent)
+    assert len(conv.messages) == 22
     assert sent[-2].content.startswith("réponse 9")
     assert sum(len(m.content) for m in sent) // 4 <= 800
 

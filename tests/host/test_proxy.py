@@ -4,6 +4,7 @@ and in tool-call arguments, in the OpenAI and Anthropic formats."""
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import Iterator
@@ -25,6 +26,8 @@ from test_proxy_upstream import (
 )
 
 from openmasq.chat.codecs import TextDelta, ToolCallAccumulator, ToolCallDelta, anthropic, openai
+from openmasq.proxy.app import warm_engine
+from openmasq.redact import RedactOptions
 
 LEAD = "Écris à "
 TEXT = (f"{LEAD}Marie Dupont (marie.dupont@karl-studio.fr, 06 12 34 56 78) chez Karl Studio SAS. "
@@ -302,3 +305,11 @@ def test_an_endpoint_the_proxy_cannot_redact_is_refused_and_nothing_is_forwarded
     assert response.status_code == 404
     assert "does not forward" in response.json()["error"]["message"]
     assert upstream.received == []
+
+
+def test_warming_the_engine_loads_it_and_puts_what_it_loaded_out_of_the_collectors_sight():
+    try:
+        warm_engine(RedactOptions())
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -1,18 +1,22 @@
 """Vaults per conversation: a session header keeps one vault across requests (evicted after an
 hour of silence, on an injected clock), no header means one vault per request, concurrent
-requests of one session never lose an entry, and 100 concurrent sessions never mix."""
+requests of one session never lose an entry, 100 concurrent sessions never mix, and a session's
+restorers are built again only when its vault changed."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
-from test_proxy import EMAIL, assert_only_fakes_went_upstream, chat, fake_name, openai_body
+from test_proxy import EMAIL, assert_only_fakes_went_upstream, chat, fake_name, openai_body, stream, text_of
 from test_proxy_upstream import Reply, RunningProxy, ScriptedUpstream, last_user_text, openai_completion
 
+from openmasq.proxy import masking
 from openmasq.proxy.sessions import IDLE_SECONDS, SessionError, SessionStore
+from openmasq.redact import Vault
 
 FIRSTS = ["Marie", "Jean", "Claire", "Paul", "Sophie", "Luc", "Camille", "Louis", "Julie", "Thomas"]
 LASTS = ["Dupont", "Martin", "Bernard", "Durand", "Lefebvre", "Moreau", "Laurent", "Simon", "Michel", "Garcia"]
@@ -190,3 +194,55 @@ def test_concurrent_requests_of_one_session_never_lose_a_vault_entry(proxy, upst
     reply = chat(proxy, openai_body({"role": "user", "content": "Liste."}), **session("shared"))
     restored = reply.json()["choices"][0]["message"]["content"].split(" ")
     assert sorted(restored) == sorted(emails)
+
+
+# --- restorers kept per vault state ----------------------------------------------------------------
+
+
+class CountingRestorer(masking.Restorer):
+    built = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        type(self).built += 1
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> type[CountingRestorer]:
+    CountingRestorer.built = 0
+    monkeypatch.setattr(masking, "Restorer", CountingRestorer)
+    return CountingRestorer
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_session_builds_its_restorers_again_only_when_a_request_added_values(proxy, upstream, counted, streamed):
+    def send(text: str) -> str:
+        body = openai_body({"role": "user", "content": text})
+        if not streamed:
+            return str(chat(proxy, body, **session("kept")).json()["choices"][0]["message"]["content"])
+        return text_of(stream(proxy, body, **session("kept")))
+
+    assert send("Écris à Marie Dupont.") == "Reçu : Écris à Marie Dupont."
+    first = counted.built
+    assert first >= 1
+    assert send("Écris à Marie Dupont.") == "Reçu : Écris à Marie Dupont."  # nothing new: reused
+    assert counted.built == first
+    assert send(f"Et à {EMAIL_OF_JEAN}.") == f"Reçu : Et à {EMAIL_OF_JEAN}."  # a new value: rebuilt
+    assert counted.built > first
+
+
+EMAIL_OF_JEAN = "jean.martin@vexalis.fr"
+
+
+def test_restorers_serve_a_vault_only_with_the_same_substitutes_and_kinds():
+    vault = Vault.new()
+    vault.record("Claire Lefèvre", "Marie Dupont", "person")
+    restorers = masking.Restorers(vault)
+    assert restorers.serves(vault.copy())
+    grown = vault.copy()
+    grown.record("Lefèvre", "Dupont", "person", alias=True)
+    assert not restorers.serves(grown)
+    rekinded = vault.copy()
+    rekinded.kinds["Claire Lefèvre"] = "org"
+    assert not restorers.serves(rekinded)
+    assert restorers.text().restore("Voir Claire Lefèvre.") == "Voir Marie Dupont."

@@ -48,7 +48,11 @@ class Message:
     redactions: int | None = None
     redacted_spans: list[tuple[str, str]] = field(default_factory=list)  # (real value, fine kind)
     wire: str | None = None  # user: the text the model was sent; assistant: the reply as the model wrote it
+    reasoning: str = ""  # assistant: the model's visible reasoning ("thinking"), restored, apart from content
     wire_memory: str | None = None  # user: the memory block exactly as it was injected with this turn
+    # user: how many of the oldest history messages were left out of this turn's request to fit
+    # the model's context window (they stay here, they were not sent)
+    context_dropped: int = 0
     memory_used: list[str] | None = None  # card ids, "profile" first when injected
     memory_skipped: list[MemorySkip] | None = None
     tool_uses: list[ToolUse] = field(default_factory=list)
@@ -82,7 +86,6 @@ class Conversation:
     redact_categories: dict[str, bool] = field(default_factory=dict)  # sparse per-conversation override
     revealed_values: list[str] = field(default_factory=list)  # kept in clear here
     forced_redactions: list[tuple[str, str]] = field(default_factory=list)  # (value, kind) always masked
-    context_summary: str | None = None
     model: str | None = None
     provider: str | None = None
 
@@ -109,6 +112,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "at": message.at, "redactions": message.redactions, "wire": message.wire,
         "wire_memory": message.wire_memory, "memory_used": message.memory_used,
         "error": message.error, "memory_noted": message.memory_noted,
+        "reasoning": message.reasoning or None, "context_dropped": message.context_dropped or None,
     }
     doc.update({key: value for key, value in optional.items() if value is not None})
     flags = {"pending": message.pending, "interrupted": message.interrupted,
@@ -193,6 +197,7 @@ def message_from_dict(value: object) -> Message:
         at=_opt_int(doc, "at", what), pending=bool(doc.get("pending", False)),
         redactions=_opt_int(doc, "redactions", what), redacted_spans=_pairs(doc, "redacted_spans", what),
         wire=_opt_str(doc, "wire", what), wire_memory=_opt_str(doc, "wire_memory", what),
+        reasoning=_opt_str(doc, "reasoning", what) or "", context_dropped=_opt_int(doc, "context_dropped", what) or 0,
         memory_used=None if memory_used is None else _str_list(doc, "memory_used", what),
         memory_skipped=None if skipped is None else [
             MemorySkip(_str(s, "id", what), _str(s, "reason", what))
@@ -225,7 +230,7 @@ def conversation_to_dict(conv: Conversation) -> dict[str, Any]:
         "revealed_values": list(conv.revealed_values),
         "forced_redactions": [[value, kind] for value, kind in conv.forced_redactions],
     }
-    for key in ("context_summary", "model", "provider"):
+    for key in ("model", "provider"):
         if getattr(conv, key) is not None:
             doc[key] = getattr(conv, key)
     return doc
@@ -251,6 +256,5 @@ def conversation_from_dict(value: object) -> Conversation:
         redact_categories={str(k): bool(v) for k, v in categories.items()},
         revealed_values=_str_list(doc, "revealed_values", what),
         forced_redactions=_pairs(doc, "forced_redactions", what),
-        context_summary=_opt_str(doc, "context_summary", what),
         model=_opt_str(doc, "model", what), provider=_opt_str(doc, "provider", what),
     )

@@ -26,6 +26,7 @@ from .codecs import (
     ChatRequest,
     Done,
     ErrorEvent,
+    ReasoningDelta,
     StreamEvent,
     TextDelta,
     ToolCall,
@@ -63,6 +64,8 @@ class CallModel:
 class ReplyDelta:
     text: str
     wants_event: bool = True
+    # Restored reasoning ("thinking") to show apart from the answer, never inside `text`.
+    reasoning: str = ""
 
 
 Step = PersistTurn | CallModel | ReplyDelta
@@ -200,10 +203,21 @@ class _Turn:
     reply: Message
     outcome: SendOutcome
     restorer: StreamRestorer | None = None
+    reasoning_restorer: StreamRestorer | None = None  # reasoning streams apart: its own hold-back
 
     def show(self, restored: str) -> str:
         self.reply.content += restored
         return restored
+
+    def think(self, restored: str) -> str:
+        self.reply.reasoning += restored
+        return restored
+
+    def flush_reasoning(self) -> str:
+        if self.reasoning_restorer is None:
+            return ""
+        rest, self.reasoning_restorer = self.reasoning_restorer.flush(), None
+        return self.think(rest)
 
     def add_usage(self, usage: Usage) -> None:
         for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
@@ -218,6 +232,7 @@ class _Turn:
         if self.restorer is not None:
             self.show(self.restorer.flush())
             self.restorer = None
+        self.flush_reasoning()
         self.reply.pending = False
         self.reply.interrupted = True
         self.reply.error = reason
@@ -233,9 +248,11 @@ class _CallResult:
 
 
 def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, Answer, _CallResult]:
-    """One model call: restore text deltas as they come, assemble tool calls, stop on Done or on
-    an error."""
+    """One model call: restore text and reasoning deltas as they come (each with its own
+    restorer: a fake split across chunks is held back in either), assemble tool calls, stop on
+    Done or on an error."""
     turn.restorer = StreamRestorer(turn.vault)
+    turn.reasoning_restorer = None
     calls = ToolCallAccumulator()
     raw: list[str] = []
     event = yield CallModel(request, number)
@@ -243,6 +260,10 @@ def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, A
         if isinstance(event, TextDelta):
             raw.append(event.text)
             event = yield ReplyDelta(turn.show(turn.restorer.feed(event.text)))
+        elif isinstance(event, ReasoningDelta):
+            if turn.reasoning_restorer is None:
+                turn.reasoning_restorer = StreamRestorer(turn.vault)
+            event = yield ReplyDelta("", reasoning=turn.think(turn.reasoning_restorer.feed(event.text)))
         elif isinstance(event, ToolCallDelta):
             calls.add(event)
             event = yield ReplyDelta("")
@@ -252,14 +273,14 @@ def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, A
         elif isinstance(event, Done):
             tail = turn.show(turn.restorer.flush())
             turn.restorer = None
-            yield ReplyDelta(tail, wants_event=False)
+            yield ReplyDelta(tail, wants_event=False, reasoning=turn.flush_reasoning())
             return _CallResult("".join(raw), calls.calls(), None)
         elif isinstance(event, ErrorEvent) or event is None:
             reason = event.kind if isinstance(event, ErrorEvent) else "truncated"
             turn.stop(reason)
             yield ReplyDelta("", wants_event=False)
             return _CallResult("".join(raw), (), reason)
-        else:  # reasoning text is not part of the answer
+        else:  # an event this flow has no use for
             event = yield ReplyDelta("")
 
 
@@ -365,6 +386,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     user.redacted_spans = [(rep.value, rep.kind) for rep in redaction.replacements]
     user.wire = redaction.text
     user.wire_memory = block.wire or None
+    user.context_dropped = dropped
     conv.vault = vault  # from here on the working vault is the conversation's
     conv.messages.append(user)
     conv.updated_at = max(conv.updated_at, inp.now)

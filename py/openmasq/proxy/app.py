@@ -5,6 +5,7 @@ restores the answers, streamed or not. What to rewrite is decided in masking.py 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
@@ -25,7 +26,7 @@ from ..chat.codecs.models import join_url
 from ..chat.codecs.rewrite import dump
 from ..chat.codecs.sse import SSEComment, SSEEvent, SSEItem, SSEParser, encode_comment, encode_event
 from ..chat.codecs.walk import ShapeError
-from ..redact import RedactOptions, Restorer, Vault
+from ..redact import RedactOptions, Restorer, Vault, pseudonymise
 from . import masking
 from .sessions import IDLE_SECONDS, SESSION_HEADER, SessionError, SessionStore
 
@@ -145,11 +146,10 @@ class Proxy:
                               "Redaction failed, so nothing was sent upstream. Rephrase the message or use "
                               "another protection level.")
             session.vault = masked.vault
+            restorers = session.restorers_for(masked.vault)
         log.info("%s /v1/%s: %d value(s) replaced in %.1f ms", request.method, path, masked.replaced,
                  (time.perf_counter() - started) * 1000)
-        # Compile the restorers while the upstream works on the answer.
-        warm = asyncio.ensure_future(run_in_threadpool(masking.warm_restorers, masked.vault,
-                                                       args=masking.may_call_tools(body)))
+        warm = _warm(restorers, args=masking.may_call_tools(body))
         content = dump(masked.body).encode("utf-8")
         stream = isinstance(body, dict) and body.get("stream") is True
         upstream_request = self.client.build_request("POST", self._url(path, request), content=content,
@@ -163,7 +163,7 @@ class Proxy:
         extra = {REDACTIONS_HEADER: str(masked.replaced)}
         if stream and _is_event_stream(upstream):
             headers = {**_downstream_headers(upstream.headers), **extra, "cache-control": "no-cache"}
-            return StreamingResponse(self._restore_stream(api, upstream, masked.vault, warm), upstream.status_code,
+            return StreamingResponse(self._restore_stream(api, upstream, restorers, warm), upstream.status_code,
                                      headers=headers, media_type="text/event-stream")
         try:
             data = await upstream.aread()
@@ -173,21 +173,20 @@ class Proxy:
             await upstream.aclose()
         if not 200 <= upstream.status_code < 300 or _is_html(upstream.headers, data):
             return self._answer_as_is(api, upstream.status_code, upstream.headers, data)
-        restorer = await warm
-        return self._restore_complete(api, upstream.status_code, upstream.headers, data, masked.vault, restorer,
-                                      extra)
+        await warm
+        return self._restore_complete(api, upstream.status_code, upstream.headers, data, restorers, extra)
 
-    def _restore_complete(self, api: str, status: int, headers: httpx.Headers, data: bytes, vault: Vault,
-                          restorer: Restorer, extra: Mapping[str, str]) -> Response:
+    def _restore_complete(self, api: str, status: int, headers: httpx.Headers, data: bytes,
+                          restorers: masking.Restorers, extra: Mapping[str, str]) -> Response:
         text = data.decode("utf-8", "replace")
         try:
             doc = json.loads(text)
         except ValueError:
             return _error(api, 502, "malformed", "The upstream's answer is not JSON.")
         try:
-            restored = dump(masking.restore_body(api, doc, vault, restorer))
+            restored = dump(masking.restore_body(api, doc, restorers))
         except ShapeError:  # a shape the codec does not know (count_tokens, an extension)
-            restored = masking.restore_raw(text, vault)
+            restored = masking.restore_raw(text, restorers)
         return Response(restored.encode("utf-8"), status, headers={**_downstream_headers(headers), **extra},
                         media_type="application/json")
 
@@ -200,10 +199,10 @@ class Proxy:
             return _error(api, status if status >= 400 else 502, "html", error.message)
         return Response(data, status, headers=_downstream_headers(headers))
 
-    async def _restore_stream(self, api: str, upstream: httpx.Response, vault: Vault,
-                              warm: asyncio.Future[Restorer]) -> AsyncIterator[bytes]:
+    async def _restore_stream(self, api: str, upstream: httpx.Response, restorers: masking.Restorers,
+                              warm: asyncio.Future[masking.Restorers]) -> AsyncIterator[bytes]:
         parser = SSEParser(comments=True)
-        rewriter = masking.stream_rewriter(api, vault)
+        rewriter = masking.stream_rewriter(api, restorers)
         cut = ""
         try:
             async for chunk in upstream.aiter_bytes():
@@ -255,12 +254,42 @@ def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log
     app = create_app(config)
     proxy: Proxy = app.state.proxy
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    warm_engine(config.options)
     log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s)", host, port, proxy.upstream,
              config.options.level, config.options.mode)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    # No access log: each relayed request already logs one line (counts and timings, no values).
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+
+
+# A sample with every kind of value the lexicons and rules load data for (made-up values).
+_WARM_TEXT = ("Bonjour Maître Dupont, Marie Lefèvre (marie.lefevre@karl-studio.fr, +33 6 12 34 56 78) de Karl "
+              "Studio SAS, 12 rue des Lilas 75011 Paris, IBAN FR76 3000 6000 0112 3456 7890 189, né le 3 mars 1984. "
+              "Thanks, John Smith from Brightwave Ltd, Müller GmbH, api key sk-proj-abc123def456ghi789jkl012.")
+
+
+def warm_engine(options: RedactOptions) -> None:
+    """Load the engine before the first request (lexicons, name indexes, patterns: about a
+    second, else paid by the first client), then move everything loaded so far out of the
+    garbage collector's sight: the lexicons hold hundreds of thousands of strings in sets
+    that a full collection would walk again each time (measured here: about 20 ms of CPU per
+    full collection before gc.freeze(), under 0.01 ms after)."""
+    result = pseudonymise(_WARM_TEXT, Vault.new(), options)
+    Restorer(result.vault).restore(result.text)
+    gc.collect()
+    gc.freeze()
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
+
+def _warm(restorers: masking.Restorers, *, args: bool) -> asyncio.Future[masking.Restorers]:
+    """The restorers built in a worker thread while the upstream works on the answer; at once
+    when the session's vault did not change since they were built."""
+    if restorers.ready(args=args):
+        done: asyncio.Future[masking.Restorers] = asyncio.get_running_loop().create_future()
+        done.set_result(restorers)
+        return done
+    return asyncio.ensure_future(run_in_threadpool(restorers.build, args=args))
 
 
 async def _read_limited(request: Request, limit: int) -> bytes | None:

@@ -49,14 +49,45 @@ def redact_body(api: str, body: object, vault: Vault, options: RedactOptions) ->
     return Masked(mapped, redactor.vault, redactor.replaced)
 
 
-def warm_restorers(vault: Vault, *, args: bool) -> Restorer:
-    """Compile this vault state's restorers ahead of the answer, while the model thinks: the
-    compile grows with the vault (about 3 ms an entry here) and re's cache keeps the patterns,
-    so the StreamRestorers built for each content block later reuse them. Returns the text one."""
-    restorer = Restorer(vault)
-    if args:
-        Restorer(vault, args=True)
-    return restorer
+class Restorers:
+    """The restorers of one vault state (for text, and for JSON-escaped tool arguments), built
+    once and shared by every block of every answer while the vault stays as it is: a session
+    keeps its last one and rebuilds only when a request added values (`serves`)."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        # A Restorer reads only the substitutes and their kinds (copied: the vault is replaced,
+        # never mutated, by the next request, but the copy keeps the check honest).
+        self._entries = dict(vault.entries)
+        self._kinds = dict(vault.kinds)
+        self._text: Restorer | None = None
+        self._args: Restorer | None = None
+
+    def serves(self, vault: Vault) -> bool:
+        """Whether these restorers restore `vault` exactly as ones built for it would."""
+        return vault.entries == self._entries and vault.kinds == self._kinds
+
+    def ready(self, *, args: bool) -> bool:
+        """Whether what `build(args=...)` builds is there already."""
+        return self._text is not None and (self._args is not None or not args)
+
+    def text(self) -> Restorer:
+        if self._text is None:
+            self._text = Restorer(self.vault)
+        return self._text
+
+    def args(self) -> Restorer:
+        if self._args is None:
+            self._args = Restorer(self.vault, args=True)
+        return self._args
+
+    def build(self, *, args: bool) -> Restorers:
+        """Build ahead of the answer, while the model thinks (the arguments' one only when the
+        request offers tools)."""
+        self.text()
+        if args:
+            self.args()
+        return self
 
 
 def may_call_tools(body: object) -> bool:
@@ -64,27 +95,28 @@ def may_call_tools(body: object) -> bool:
     return isinstance(body, dict) and bool(body.get("tools") or body.get("functions"))
 
 
-def restore_body(api: str, doc: object, vault: Vault, restorer: Restorer | None = None) -> dict[str, Any]:
+def restore_body(api: str, doc: object, restorers: Restorers) -> dict[str, Any]:
     """A complete answer with real values back in its text and tool-call arguments."""
-    restorer = restorer or Restorer(vault)
+    text = restorers.text()
     if api == "openai":
-        return openai.map_response_texts(doc, restorer.restore, lambda arguments: restore_args(arguments, vault))
+        return openai.map_response_texts(doc, text.restore, lambda arguments: restore_args(
+            arguments, restorers.vault, text=text, escaped=restorers.args()))
     # Anthropic's tool inputs are already objects: each string is restored as restore_args would.
-    return anthropic.map_response_texts(doc, restorer.restore, restorer.restore)
+    return anthropic.map_response_texts(doc, text.restore, text.restore)
 
 
-def restore_raw(text: str, vault: Vault) -> str:
+def restore_raw(text: str, restorers: Restorers) -> str:
     """An answer of a shape the codec does not know: restored as JSON text, so that what is put
     back is escaped where it lands and the document stays well-formed."""
-    return Restorer(vault, args=True).restore(text)
+    return restorers.args().restore(text)
 
 
-def stream_rewriter(api: str, vault: Vault) -> StreamRewriter:
+def stream_rewriter(api: str, restorers: Restorers) -> StreamRewriter:
     def text() -> Feeder:
-        return StreamRestorer(vault)
+        return StreamRestorer(restorers.vault, restorer=restorers.text())
 
     def args() -> Feeder:
-        return StreamRestorer(vault, args=True)
+        return StreamRestorer(restorers.vault, args=True, restorer=restorers.args())
 
     return openai.StreamRewriter(text, args) if api == "openai" else anthropic.StreamRewriter(text, args)
 

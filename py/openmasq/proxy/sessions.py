@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..redact import Vault
+from .masking import Restorers
 
 SESSION_HEADER = "x-openmasq-session"
 IDLE_SECONDS = 3600.0  # reference 1.5: a session's vault lives until an hour of silence
@@ -30,6 +31,14 @@ class Session:
     last_used: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     named: bool = True  # False: a one-request vault (no session header)
+    restorers: Restorers | None = None  # those of the last vault state, kept while it does not change
+
+    def restorers_for(self, vault: Vault) -> Restorers:
+        """Restorers for `vault`: the session's last ones when the request added no value
+        (building them costs more than the check), else new ones, kept for the next request."""
+        if self.restorers is None or not self.restorers.serves(vault):
+            self.restorers = Restorers(vault)
+        return self.restorers
 
 
 class SessionStore:

@@ -29,6 +29,8 @@ TOKEN_WORDS = {
     "company_id": "COMPANY_ID", "ip": "IP", "number": "NUM", "path": "PATH", "username": "USERNAME",
     "url": "URL", "apikey": "APIKEY", "secret": "SECRET",
 }
+# Kinds whose marker names them rather than their category (a project is switched with companies).
+KIND_TOKEN_WORDS = {"project": "PROJECT"}
 CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "username"})
 _NUMERIC_PART = re.compile(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
 
@@ -129,15 +131,19 @@ def _person_fake(value: str, context: Context) -> str:
     return result
 
 
+_PARTICLE_KEYS = frozenset(p.casefold() for p in lexicon.NAME_PARTICLES)
+_HONORIFIC_KEYS = frozenset(h.casefold().rstrip(".") for h in lexicon.HONORIFICS)
+
+
 def _is_name_word(token: str) -> bool:
     word = token.strip()
     if not word or word.isspace():
         return False
     bare = word.rstrip(".")
     lowered = bare.casefold()
-    if lowered in {p.casefold() for p in lexicon.NAME_PARTICLES}:
+    if lowered in _PARTICLE_KEYS:
         return False
-    return lowered not in {h.casefold().rstrip(".") for h in lexicon.HONORIFICS}
+    return lowered not in _HONORIFIC_KEYS
 
 
 def _split_possessive(word: str) -> tuple[str, str]:
@@ -289,7 +295,8 @@ def _number_token(value: str, context: Context) -> str:
 
 def _fallback_marker(span: Span, context: Context) -> str:
     """Opaque but reversible: used when no acceptable fake was found."""
-    return _next_marker(TOKEN_WORDS.get(category_of(span.kind), "INFO"), span.value, context, cased=False)
+    word = KIND_TOKEN_WORDS.get(span.kind) or TOKEN_WORDS.get(category_of(span.kind), "INFO")
+    return _next_marker(word, span.value, context, cased=False)
 
 
 def _token_substitute(span: Span, context: Context) -> str:
@@ -297,7 +304,7 @@ def _token_substitute(span: Span, context: Context) -> str:
     category = category_of(span.kind)
     if category == "number":
         return _number_token(span.value, context)
-    word = TOKEN_WORDS.get(category, "INFO")
+    word = KIND_TOKEN_WORDS.get(span.kind) or TOKEN_WORDS.get(category, "INFO")
     if category == "name":
         linked = _linked_person_number(span.value, vault)
         if linked is not None:

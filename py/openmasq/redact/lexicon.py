@@ -537,6 +537,7 @@ def _extras() -> _ExtraNames:
     return _extra_names(index.first, index.surname_hits)
 
 
+@lru_cache(maxsize=16384)
 def locale_of_name(word: str) -> str | None:
     """The language a real name word most likely belongs to: the one with the largest share of
     providers listing it (as a first name or as a surname), ties going to the earlier language

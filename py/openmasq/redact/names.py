@@ -3,6 +3,7 @@ honorific, a first name in a strong context, and later echoes of a name already 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 
@@ -62,31 +63,58 @@ def _next_visible(text: str, index: int) -> str:
 # --- words ---------------------------------------------------------------------------------------
 
 # Letters (combining accents included: the text may be decomposed), joined by hyphens or apostrophes.
-_WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+(?:[-‐‑'’ʼ](?:[^\W\d_]|[\u0300-\u036f])+){0,6}")
+# (Runs of each class inside the repeat: the regex engine scans a run in one step.)
+_WORD = re.compile(r"(?:[^\W\d_]+|[\u0300-\u036f]+)+(?:[-‐‑'’ʼ](?:[^\W\d_]+|[\u0300-\u036f]+)+){0,6}")
 _ELISION = re.compile(r"(?:[ldjmnstcLDJMNSTC]|[Qq]u)['’ʼ]")
 _JOINED_GAP = re.compile(r"[ \t]{1,3}")
+_APOSTROPHE = re.compile("['’ʼ]")
 
 
 def _words_with_elisions(text: str) -> tuple[list[int], list[int], list[str]]:
-    """Word offsets and texts, an elided article split off and an English possessive dropped."""
-    starts: list[int] = []
-    ends: list[int] = []
-    texts: list[str] = []
-    for match in _WORD.finditer(text):
-        start, word = match.start(), match.group()
-        if "'" in word or "’" in word or "ʼ" in word:
-            elision = _ELISION.match(word)
-            if elision and len(word) > elision.end() and (word[0].islower() or word[elision.end()].islower()):
-                starts.append(start)
-                ends.append(start + elision.end())
-                texts.append(word[: elision.end()])
-                start, word = start + elision.end(), word[elision.end() :]
-            if len(word) > 3 and word[-2] in "'’" and word[-1] in "sS" and word[0].isupper():
-                word = word[:-2]
-        starts.append(start)
-        ends.append(start + len(word))
-        texts.append(word)
-    return starts, ends, texts
+    """Word offsets and texts, an elided article split off and an English possessive dropped.
+    Only the words holding an apostrophe need a look: the others are taken as matched."""
+    matches = list(_WORD.finditer(text))
+    starts = [m.start() for m in matches]
+    ends = [m.end() for m in matches]
+    texts = [m.group() for m in matches]
+    marked = _words_holding(starts, ends, (m.start() for m in _APOSTROPHE.finditer(text)))
+    if not marked:
+        return starts, ends, texts
+    out_starts: list[int] = []
+    out_ends: list[int] = []
+    out_texts: list[str] = []
+    cursor = 0
+    for k in marked:
+        out_starts += starts[cursor:k]
+        out_ends += ends[cursor:k]
+        out_texts += texts[cursor:k]
+        cursor = k + 1
+        start, word = starts[k], texts[k]
+        elision = _ELISION.match(word)
+        if elision and len(word) > elision.end() and (word[0].islower() or word[elision.end()].islower()):
+            out_starts.append(start)
+            out_ends.append(start + elision.end())
+            out_texts.append(word[: elision.end()])
+            start, word = start + elision.end(), word[elision.end() :]
+        if len(word) > 3 and word[-2] in "'’" and word[-1] in "sS" and word[0].isupper():
+            word = word[:-2]
+        out_starts.append(start)
+        out_ends.append(start + len(word))
+        out_texts.append(word)
+    out_starts += starts[cursor:]
+    out_ends += ends[cursor:]
+    out_texts += texts[cursor:]
+    return out_starts, out_ends, out_texts
+
+
+def _words_holding(starts: list[int], ends: list[int], positions: Iterable[int]) -> list[int]:
+    """The indexes (sorted, distinct) of the words holding one of `positions` (sorted)."""
+    marked: list[int] = []
+    for position in positions:
+        k = bisect.bisect_right(ends, position)
+        if k < len(ends) and starts[k] <= position and (not marked or marked[-1] != k):
+            marked.append(k)
+    return marked
 
 
 class Words:
@@ -98,13 +126,7 @@ class Words:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        if "'" in text or "’" in text or "ʼ" in text:
-            starts, ends, texts = _words_with_elisions(text)
-        else:  # the common case, in one pass of comprehensions
-            matches = list(_WORD.finditer(text))
-            starts = [m.start() for m in matches]
-            ends = [m.end() for m in matches]
-            texts = [m.group() for m in matches]
+        starts, ends, texts = _words_with_elisions(text)
         self.starts, self.ends, self.texts = starts, ends, texts
         self.count = len(texts)
         self.links = [
@@ -612,9 +634,10 @@ class _Scan:
     def phrase_before(self, i: int, phrases: frozenset[str], gap: re.Pattern[str]) -> bool:
         """One of `phrases` ends right before word i ("je m'appelle", "Bonjour,")."""
         words = self.words
-        if i == 0 or not gap.fullmatch(words.text, words.ends[i - 1], words.starts[i]):
+        # The cached key lookup first: most words follow no phrase, and the gap's regex costs more.
+        if i == 0 or lexicon.lexicon_key(words.texts[i - 1]) not in _PHRASE_ENDS:
             return False
-        if lexicon.lexicon_key(words.texts[i - 1]) not in _PHRASE_ENDS:
+        if not gap.fullmatch(words.text, words.ends[i - 1], words.starts[i]):
             return False
         keys: list[str] = []
         k = i - 1

@@ -14,7 +14,7 @@ from .spans import Span
 
 # Org words: letters and digits, joined by hyphens, apostrophes or "&" ("Coca-Cola", "L'Oréal",
 # "AT&T", "3M"); a lone "&" is a connector word.
-_WORD = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+(?:[-‐'’&](?:[^\W_]|[\u0300-\u036f])+){0,6}|&")
+_WORD = re.compile(r"(?:[^\W_]+|[\u0300-\u036f]+)+(?:[-‐'’&](?:[^\W_]+|[\u0300-\u036f]+)+){0,6}|&")
 _JOINED_GAP = re.compile(r"[ \t]{1,3}")
 # A lower-case elided article glued to a capitalised name ("dell'Autofficina", "l'Agence").
 _LOWER_ELISION = re.compile(r"[a-zà-ÿ]{1,5}['’]")
@@ -108,28 +108,42 @@ class _OrgWords:
         self.texts = [m.group() for m in matches]
         if "'" in text or "’" in text:
             self._split_elisions()
+        # Word i and word i+1 are joined: glued by an apostrophe, or one to three spaces or tabs apart.
+        self.links = [
+            (word[-1] in "'’") if gap_start == gap_end
+            else (gap_start + 1 == gap_end and text[gap_start] == " ")
+            or (gap_end - gap_start <= 3 and bool(_JOINED_GAP.fullmatch(text, gap_start, gap_end)))
+            for gap_start, gap_end, word in zip(self.ends[:-1], self.starts[1:], self.texts[:-1], strict=True)
+        ]
 
     def _split_elisions(self) -> None:
-        """"dell'Autofficina", "l'Agence": a lower-case elided article is a word of its own."""
+        """"dell'Autofficina", "l'Agence": a lower-case elided article is a word of its own. Only
+        the words holding an apostrophe need a look."""
         starts: list[int] = []
         ends: list[int] = []
         texts: list[str] = []
-        for start, end, word in zip(self.starts, self.ends, self.texts, strict=True):
-            elision = _LOWER_ELISION.match(word) if ("'" in word or "’" in word) else None
-            if elision and elision.end() < len(word) and word[elision.end()].isupper():
-                starts.append(start)
-                ends.append(start + elision.end())
-                texts.append(word[: elision.end()])
-                start, word = start + elision.end(), word[elision.end() :]
-            starts.append(start)
-            ends.append(end)
-            texts.append(word)
-        self.starts, self.ends, self.texts = starts, ends, texts
+        cursor = 0
+        for k, word in enumerate(self.texts):
+            if "'" not in word and "’" not in word:
+                continue
+            elision = _LOWER_ELISION.match(word)
+            if not (elision and elision.end() < len(word) and word[elision.end()].isupper()):
+                continue
+            starts += self.starts[cursor:k]
+            ends += self.ends[cursor:k]
+            texts += self.texts[cursor:k]
+            cursor = k + 1
+            start = self.starts[k]
+            starts += [start, start + elision.end()]
+            ends += [start + elision.end(), self.ends[k]]
+            texts += [word[: elision.end()], word[elision.end() :]]
+        if cursor:
+            self.starts = starts + self.starts[cursor:]
+            self.ends = ends + self.ends[cursor:]
+            self.texts = texts + self.texts[cursor:]
 
     def joined(self, i: int) -> bool:
-        if self.ends[i] == self.starts[i + 1]:
-            return self.texts[i][-1] in "'’"
-        return bool(_JOINED_GAP.fullmatch(self.text, self.ends[i], self.starts[i + 1]))
+        return self.links[i]
 
     def index_ending_before(self, position: int) -> int:
         """The last word that ends at or before `position` (-1 when none)."""

@@ -48,10 +48,13 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
 
 def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
     spare = options.spares_famous()
+    category = category_of(span.kind)
+    # A tie to the writer only ever un-spares a value: the context is read (a costly scan) for
+    # the few values that are notorious at all.
+    if not lexicon.is_notorious(span.value, category, commercial=spare, people=spare):
+        return False
     tied = lexicon.ties_to_writer(text, span.start, span.end)
-    return lexicon.is_notorious(
-        span.value, category_of(span.kind), commercial=spare, people=spare, tied_to_writer=tied
-    )
+    return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
 
 
 def _is_infrastructure_address(value: str) -> bool:

@@ -55,6 +55,14 @@ class Restorer:
         for folded_key in ordered:
             lengths.setdefault(folded_key[0], set()).add(len(folded_key))
         self._lengths = {ch: sorted(ls, reverse=True) for ch, ls in lengths.items()}
+        # Where a match may begin: a word start (or a character that is no letter or digit)
+        # holding a key's first character or a French elision: the regex engine skips the rest
+        # of the reply at C speed (a character class: compiling it stays cheap whatever the
+        # vault's size). A candidate must then begin with a key's first two characters.
+        firsts = "".join(re.escape(ch) for ch in sorted(lengths))
+        self._candidates = re.compile(
+            rf"(?:(?<![^\W_])|(?![^\W_]))(?=[{firsts}]|d['’]|qu['’])") if firsts else None
+        self._heads = frozenset(folded_key[:2] for folded_key in ordered)  # a one-character key is its own head
         # Folded spellings (with an optional elision) for the streaming hold-back test.
         prefixes = set(ordered)
         prefixes |= {f"{el}{apostrophe}{p}" for p in ordered for el in ("d", "qu") for apostrophe in "'’"}
@@ -103,14 +111,21 @@ class Restorer:
     def _next_match(self, folded: str, fpos: int) -> tuple[int, int, int] | None:
         """(match start, key start, end) in the folded text of the leftmost, longest key
         occurrence from fpos; a French elision ("d'", "qu'") before a key belongs to the match."""
-        for p in range(fpos, len(folded)):
-            ch = folded[p]
-            if ch.isalnum() and p > 0 and folded[p - 1].isalnum():
-                continue  # not a word start
+        if self._candidates is None:
+            return None
+        search = self._candidates.search
+        candidate = search(folded, fpos)
+        heads = self._heads
+        while candidate is not None:
+            p = candidate.start()
+            if folded[p : p + 2] not in heads and folded[p] not in heads and not folded.startswith(_ELISIONS, p):
+                candidate = search(folded, p + 1)
+                continue
             for elided in _elision_lengths(folded, p):
                 end = self._longest_key_at(folded, p + elided)
                 if end is not None:
                     return p, p + elided, end
+            candidate = search(folded, p + 1)
         return None
 
     def _longest_key_at(self, folded: str, p: int) -> int | None:
@@ -181,15 +196,16 @@ def restore(text: str, vault: Vault) -> str:
     return Restorer(vault).restore(text)
 
 
-def restore_args(arguments: str, vault: Vault) -> str:
+def restore_args(arguments: str, vault: Vault, *, text: Restorer | None = None,
+                 escaped: Restorer | None = None) -> str:
     """Tool-call arguments (JSON text) restored value by value; text that is not JSON is
-    restored with JSON-escaped real values so it stays well-formed where it was."""
+    restored with JSON-escaped real values so it stays well-formed where it was. `text` and
+    `escaped`: restorers already built for this vault state (plain, and with args=True)."""
     try:
         parsed = json.loads(arguments)
     except ValueError:
-        return Restorer(vault, args=True).restore(arguments)
-    restorer = Restorer(vault)
-    return json.dumps(_restore_json(parsed, restorer), ensure_ascii=False)
+        return (escaped or Restorer(vault, args=True)).restore(arguments)
+    return json.dumps(_restore_json(parsed, text or Restorer(vault)), ensure_ascii=False)
 
 
 def _restore_json(value: object, restorer: Restorer) -> object:
@@ -251,11 +267,14 @@ def _bounded_at(folded: str, start: int, end: int) -> bool:
     return True
 
 
+_ELISIONS = ("d'", "d’", "qu'", "qu’")
+
+
 def _elision_lengths(folded: str, p: int) -> tuple[int, ...]:
     """0, and the length of a French elision starting a word at p ("d'", "qu'")."""
     if _is_letter_or_digit(folded, p - 1):
         return (0,)
-    for elision in ("d'", "d’", "qu'", "qu’"):
+    for elision in _ELISIONS:
         if folded.startswith(elision, p):
             return (len(elision), 0)
     return (0,)

@@ -12,19 +12,33 @@ from functools import lru_cache
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 SEPARATORS = " \t\n\r\u00a0\u202f_-"
 _SEPARATOR_RUN = re.compile(r"[\s_\-]+")
+_ZERO_WIDTH_CHAR = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
+_NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))  # a str.translate table that drops them
+
+
+class _NoCombiningTable(dict[int, "int | None"]):
+    """str.translate's table that drops combining marks (accents once decomposed), filled on
+    first sight of each character: whole texts lose their marks at C speed."""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = None if unicodedata.combining(chr(code)) else code
+        self[code] = kept
+        return kept
+
+
+_NO_COMBINING = _NoCombiningTable()
 
 
 def strip_accents(value: str) -> str:
     if value.isascii():
         return value
-    decomposed = unicodedata.normalize("NFD", value)
-    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", value).translate(_NO_COMBINING))
 
 
 @lru_cache(maxsize=65536)
 def fold(value: str) -> str:
     """Case-, accent- and separator-insensitive form used to compare spellings of one value."""
-    value = "".join(ch for ch in value if ch not in ZERO_WIDTH)
+    value = value.translate(_NO_ZERO_WIDTH)
     return _SEPARATOR_RUN.sub(" ", strip_accents(value.casefold())).strip()
 
 
@@ -37,7 +51,7 @@ def fold_char(ch: str) -> str:
 
 def without_zero_width(text: str) -> tuple[str, list[int]]:
     """The text without zero-width characters, and for each kept character its original offset."""
-    if not any(ch in ZERO_WIDTH for ch in text):
+    if not _ZERO_WIDTH_CHAR.search(text):
         return text, list(range(len(text)))
     kept: list[str] = []
     offsets: list[int] = []
@@ -103,7 +117,6 @@ def word_bounded(source: str, value: str) -> str:
     return f"{left}(?:{source}){right}"
 
 
-
 @lru_cache(maxsize=65536)
 def _folded_char(ch: str) -> str:
     if ch in ZERO_WIDTH:
@@ -141,11 +154,58 @@ class FoldedText:
 
 
 _RUNS = re.compile(r"[\s_\-]+|[^\s_\-]+")
+_SEPARATOR = re.compile(r"[\s_\-]")
+
+
+class _FoldTable(dict[int, str]):
+    """str.translate's table for folding: each character's fold (a separator becomes one space,
+    a zero-width character nothing), filled on first sight. `irregular` holds the characters
+    whose fold is not exactly one character ("ß", "İ", combining marks, zero-width ones)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.irregular: set[str] = set(ZERO_WIDTH)
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        folded = " " if _SEPARATOR.match(ch) else _folded_char(ch)
+        if len(folded) != 1:
+            self.irregular.add(ch)
+        self[code] = folded
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
 
 
 def _fold_runs(text: str) -> tuple[str, list[int]]:
-    """The fold of `text` with each folded character's original offset, run by run: an ASCII
-    word is lower-cased at once, other words character by character (accents, "ß" -> "ss",
+    """The fold of `text` with each folded character's original offset: every character folded
+    at once by str.translate; when each folds to exactly one character (most texts), only the
+    separator runs need work: each becomes one space, a leading one nothing."""
+    translated = text.translate(_FOLD_TABLE)
+    if not _FOLD_TABLE.irregular.isdisjoint(text):
+        return _fold_runs_slowly(text)
+    cursor = len(translated) - len(translated.lstrip(" "))  # a leading run vanishes
+    run = translated.find("  ", cursor)
+    if run < 0:
+        return translated[cursor:], list(range(cursor, len(text)))
+    pieces: list[str] = []
+    origin: list[int] = []
+    while run >= 0:  # a longer run keeps its first space
+        pieces.append(translated[cursor : run + 1])
+        origin.extend(range(cursor, run + 1))
+        cursor = run + 2
+        while cursor < len(translated) and translated[cursor] == " ":
+            cursor += 1
+        run = translated.find("  ", cursor)
+    pieces.append(translated[cursor:])
+    origin.extend(range(cursor, len(text)))
+    return "".join(pieces), origin
+
+
+def _fold_runs_slowly(text: str) -> tuple[str, list[int]]:
+    """The same fold run by run, for texts holding characters that fold to none or several: an
+    ASCII word is lower-cased at once, other words character by character (accents, "ß" -> "ss",
     zero-width characters dropped); a separator run becomes one space, a leading one nothing."""
     pieces: list[str] = []
     origin: list[int] = []

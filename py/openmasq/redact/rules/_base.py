@@ -31,6 +31,7 @@ _SAME_LENGTH = str.maketrans({
     "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u2008": " ",
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-",
 })
+_ZERO_WIDTH_CHAR = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
 _NEEDS_VIEW = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "\u00a0\u202f\u2007\u2008\u2009\u2010-\u2013\u2212]")
 
 
@@ -47,7 +48,7 @@ def make_view(text: str) -> View:
     if not _NEEDS_VIEW.search(text):
         return View(text, None)
     same = text.translate(_SAME_LENGTH)
-    if not any(ch in ZERO_WIDTH for ch in same):
+    if not _ZERO_WIDTH_CHAR.search(same):
         return View(same, None)
     kept = [i for i, ch in enumerate(same) if ch not in ZERO_WIDTH]
     return View("".join(same[i] for i in kept), kept)
