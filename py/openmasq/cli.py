@@ -14,6 +14,8 @@ from typing import Any
 from .redact import Forced, RedactOptions, Vault, VaultError, pseudonymise, restore
 from .redact.kinds import LEVELS
 from .redact.options import LANGS
+from .redact.spans import Span
+from .site.commands import add_site_commands
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
@@ -49,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     redact.add_argument("--vault", type=Path, metavar="FILE",
                         help="load and save the conversation's vault (successive calls form one conversation)")
     redact.add_argument("--json", action="store_true", help="print {text, vault, spans} as JSON")
+    redact.add_argument("--ner", action="store_true",
+                        help="also use the on-device NER model (models extra; python models/build.py rampart)")
+    redact.add_argument("--ner-model", type=Path, default=None, metavar="DIR",
+                        help="NER model folder (default $OPENMASQ_CACHE/models/rampart)")
     redact.set_defaults(run=_run_redact)
 
     rest = commands.add_parser("restore", help="restore real values in stdin using a vault")
@@ -70,6 +76,17 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--mode", choices=("fake", "token"), default="fake",
                        help="believable fakes (default) or [PERSON1]-style tokens")
     proxy.set_defaults(run=_run_proxy)
+
+    embed = commands.add_parser(
+        "embed", help="print one normalised e5 embedding (a JSON array) per line of stdin",
+        description="Embed each line of stdin with multilingual-e5-small (the model `python models/build.py e5` "
+                    "writes) and print its normalised 384-d vector as one JSON array per line.")
+    embed.add_argument("--query", action="store_true", help="embed as search queries (default: as passages)")
+    embed.add_argument("--model", type=Path, metavar="DIR", default=None,
+                       help="the converted model folder (default $OPENMASQ_CACHE/models/e5)")
+    embed.set_defaults(run=_run_embed)
+
+    add_site_commands(commands, CliError)  # build, serve: the PWA (openmasq.site)
     return parser
 
 
@@ -108,6 +125,18 @@ def _save_vault(path: Path, vault: Vault) -> None:
         raise CliError(f"cannot write vault {path}: {error}") from None
 
 
+def _ner_spans(text: str, args: argparse.Namespace) -> tuple[Span, ...]:
+    """The model's spans, kept where the measurement kept them (openmasq.redact.ner_merge)."""
+    try:
+        from .ner import Recogniser, default_model_dir, ner_spans
+    except ImportError as error:
+        raise CliError(f"--ner needs the models extra (pip install 'openmasq[models]'): {error}") from None
+    try:
+        return ner_spans(text, Recogniser(args.ner_model or default_model_dir()), args.lang)
+    except FileNotFoundError as error:  # the model was never built
+        raise CliError(str(error)) from None
+
+
 def _run_redact(args: argparse.Namespace) -> int:
     text = _read_stdin()
     loaded = _load_vault(args.vault, must_exist=False)
@@ -117,6 +146,7 @@ def _run_redact(args: argparse.Namespace) -> int:
     options = RedactOptions(
         level=args.level, mode=args.mode or vault.mode or "fake", lang=args.lang,
         keep=tuple(args.keep), force=tuple(Forced(v) for v in args.force),
+        spans=_ner_spans(text, args) if args.ner else (),
     )
     try:
         result = pseudonymise(text, vault, options)
@@ -154,6 +184,34 @@ def _run_proxy(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     serve(ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode)), host=args.host, port=args.port)
     return 0
+
+
+EMBED_BATCH = 16
+
+
+def _run_embed(args: argparse.Namespace) -> int:
+    try:
+        from .embed import Embedder, Kind, ModelNotBuilt
+    except ImportError as error:
+        raise CliError(f"embeddings need the extra: pip install 'openmasq[models]' ({error.name} is missing)") from None
+    try:
+        embedder = Embedder(args.model)
+    except ModelNotBuilt as error:
+        raise CliError(str(error)) from None
+    kind: Kind = "query" if args.query else "passage"
+    lines = _stdin_lines()
+    for start in range(0, len(lines), EMBED_BATCH):  # stream: each batch is printed as soon as it is done
+        vectors = embedder.embed(lines[start : start + EMBED_BATCH], kind)
+        _emit("".join(json.dumps(vector) + "\n" for vector in vectors))
+    return 0
+
+
+def _stdin_lines() -> list[str]:
+    """One text per line: only \\n (and a \\r before it) separates texts, unlike str.splitlines()."""
+    lines = _read_stdin().split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _emit(text: str) -> None:

@@ -1,46 +1,29 @@
-"""Runs tests/core inside Pyodide in headless Chromium once per session and replays each outcome on the host.
+"""Runs tests/core inside the app's own Python worker (web/worker/py-worker.js, `runPytest`) in
+headless Chromium once per session and replays each outcome on the host.
 
-The page, its module worker and runner.mjs live next to this file; recorder.py runs on both sides.
+The app is built with its test files (appsite.py); recorder.py runs on both sides.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import zipfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import pytest
+from appsite import CHROMIUM, CHROMIUM_ARGS, HARNESS_PATH, AppServer, build_test_site
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CORE_TESTS = "tests/core"
 MANIFEST = REPO / "scripts" / "assets.lock.json"
-CHROMIUM = os.environ.get("OPENMASQ_CHROMIUM", "/usr/bin/chromium")
-# Without the background-networking flags Chromium floods the closed network (docs/toolchain.md).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 TIMEOUT_S = float(os.environ.get("OPENMASQ_PYODIDE_TIMEOUT_S", "900"))
 # Each fatal crash costs a fresh Pyodide (about 10 s); past this many, something is broken wholesale.
 MAX_CRASHES = 5
@@ -49,23 +32,6 @@ MAX_CRASHES = 5
 PYODIDE_HYPOTHESIS_SETTINGS = {"deadline": None, "database": None}
 # One broken test file must not hide the outcome of the others (its error is reported on its own).
 PYODIDE_PYTEST_ARGS = [CORE_TESTS, "-p", "no:cacheprovider", "--color=no", "--continue-on-collection-errors"]
-CSP = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
-    "worker-src 'self'; object-src 'none'; base-uri 'none'"
-)
-MIME_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".wasm": "application/wasm",
-    ".json": "application/json",
-    ".zip": "application/zip",
-    ".whl": "application/zip",
-    ".py": "text/x-python; charset=utf-8",
-}
-# The core tests may read files next to them or under tests/data (the labelled corpus).
-SHIPPED_TEST_FOLDERS = (CORE_TESTS, "tests/data")
-SKIPPED_IN_TEST_ZIP = frozenset({"__pycache__", ".hypothesis", ".pytest_cache"})
 
 
 # ---------------------------------------------------------------- host side: the ids to expect
@@ -114,73 +80,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("core_nodeid", ids, ids=ids)
 
 
-# ---------------------------------------------------------------- a static server for the page
-
-
-class StaticServer:
-    """Serves a few folders under URL prefixes on 127.0.0.1 with explicit MIME types and a strict CSP."""
-
-    def __init__(self, routes: dict[str, Path]) -> None:
-        self.routes = {prefix: root.resolve() for prefix, root in routes.items()}
-        self.log: list[tuple[int, str]] = []
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    @property
-    def origin(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def resolve(self, url_path: str) -> Path | None:
-        for prefix, root in self.routes.items():
-            if url_path.startswith(prefix):
-                candidate = (root / unquote(url_path[len(prefix):])).resolve()
-                if candidate.is_file() and candidate.is_relative_to(root):
-                    return candidate
-        return None
-
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                path = urlsplit(self.path).path
-                if path == "/favicon.ico":  # browsers ask for it unprompted
-                    self.send_response(204)
-                    self.end_headers()
-                    return
-                target = server.resolve(path)
-                if target is None:
-                    self.send_response(404)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    server.log.append((404, path))
-                    return
-                body = target.read_bytes()
-                self.send_response(200)
-                self.send_header("Content-Type", MIME_TYPES.get(target.suffix, "application/octet-stream"))
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-cache")
-                self.send_header("Content-Security-Policy", CSP)
-                self.send_header("X-Content-Type-Options", "nosniff")
-                self.end_headers()
-                self.wfile.write(body)
-                server.log.append((200, path))
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # the server keeps its own log
-
-        return Handler
-
-    def __enter__(self) -> StaticServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 # ---------------------------------------------------------------- the browser session
 
 
@@ -199,55 +98,22 @@ class PyodideRun:
     saved_to: Path | None = None
 
 
-def pyodide_dist() -> Path:
-    if "OPENMASQ_PYODIDE_DIST" in os.environ:
-        return Path(os.environ["OPENMASQ_PYODIDE_DIST"])
-    cache = os.environ.get("OPENMASQ_CACHE") or str(Path.home() / ".cache" / "openmasq")
-    return Path(cache) / "pyodide-dist"
+def test_packages() -> list[str]:
+    """The lock names runPytest loads on top of the app's own packages (pytest and its kin)."""
+    from openmasq.site.assets import APP_WHEELS, normalize
 
-
-def own_wheel() -> Path:
-    """Our wheel, rebuilt when py/ changed since the last build (the helper caches it by content)."""
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "fetch_assets.py"), "own-wheel"],
-        cwd=REPO, capture_output=True, text=True, check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"building the openmasq wheel failed:\n{done.stdout}\n{done.stderr}")
-    return Path(done.stdout.strip().splitlines()[-1])
-
-
-def zip_core_tests() -> bytes:
-    """The core tests, their data and pyproject.toml (for the host's rootdir, node ids and ini options)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in ("pyproject.toml", "tests/__init__.py"):
-            if (REPO / name).is_file():
-                archive.write(REPO / name, name)
-        for folder in SHIPPED_TEST_FOLDERS:
-            for path in sorted((REPO / folder).rglob("*")):
-                relative = path.relative_to(REPO)
-                wanted = path.suffix != ".pyc" and SKIPPED_IN_TEST_ZIP.isdisjoint(relative.parts)
-                if path.is_file() and wanted:
-                    archive.write(path, relative.as_posix())
-    return buffer.getvalue()
-
-
-def lock_package_names() -> list[str]:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
-    return [wheel["name"] for wheel in manifest["wheels"]]
+    return [wheel["name"] for wheel in manifest["wheels"] if normalize(wheel["name"]) not in APP_WHEELS]
 
 
-def page_config(origin: str, session_dir: Path, deselect: list[str], timeout_s: float) -> dict[str, Any]:
-    """What the page's worker needs: where Pyodide, the packages, our wheel and the tests are."""
+def page_config(origin: str, deselect: list[str], timeout_s: float) -> dict[str, Any]:
+    """What py-worker's runPytest needs: the test packages, the tests and the recorder (both in the
+    site built with --with-tests), the pytest arguments."""
     deselect_args = [arg for nodeid in deselect for arg in ("--deselect", nodeid)]
     return {
-        "indexURL": f"{origin}/dist/",
-        "lockFileURL": f"{origin}/dist/pyodide-lock.json",
-        "packages": lock_package_names(),
-        "wheelUrls": [f"{origin}/session/{wheel.name}" for wheel in sorted(session_dir.glob("*.whl"))],
-        "testsZipUrl": f"{origin}/session/core-tests.zip",
-        "recorderUrl": f"{origin}/runner/recorder.py",
+        "packages": test_packages(),
+        "testsZipUrl": f"{origin}/tests/core-tests.zip",
+        "recorderUrl": f"{origin}/tests/recorder.py",
         # Not named after the package: a folder called openmasq on sys.path would shadow it.
         "projectDir": "/home/pyodide/project",
         "recorderOptions": {"hypothesis_settings": PYODIDE_HYPOTHESIS_SETTINGS},
@@ -291,7 +157,7 @@ def last_lines(text: str, count: int = 30) -> str:
     return "\n".join(text.splitlines()[-count:])
 
 
-def run_attempts(page: Any, run: PyodideRun, session_dir: Path) -> None:
+def run_attempts(page: Any, run: PyodideRun) -> None:
     """Runs the suite; after a fatal crash, starts a fresh Pyodide without the tests already done.
 
     A test that crashes Pyodide (a stack overflow in wasm is fatal, not a RecursionError) fails on
@@ -303,9 +169,9 @@ def run_attempts(page: Any, run: PyodideRun, session_dir: Path) -> None:
     merged: dict[str, Any] | None = None
     deselect: list[str] = []
     for _ in range(MAX_CRASHES + 1):
-        config = page_config(run.origin, session_dir, deselect, deadline - time.monotonic())
+        config = page_config(run.origin, deselect, deadline - time.monotonic())
         try:
-            answer = page.evaluate("config => window.runCoreTests(config)", config)
+            answer = page.evaluate(RUN_IN_FRESH_WORKER_JS, config)
         except PlaywrightError as error:  # the page itself broke (a CSP refusal, a browser crash)
             answer = {"error": str(error), "output": "", "events": []}
         if "result" in answer:
@@ -330,45 +196,76 @@ def run_attempts(page: Any, run: PyodideRun, session_dir: Path) -> None:
     run.record = merged
 
 
-def run_in_browser(session_dir: Path, dist: Path) -> PyodideRun:
+# Each attempt gets a fresh py-worker (a fatal crash leaves a Pyodide that cannot go on). Always
+# resolves, with {result} or with {error, output, events}, so the host sees Pyodide's own words.
+RUN_IN_FRESH_WORKER_JS = """
+async (config) => {
+  const Comlink = await import("/vendor/comlink.mjs");
+  const worker = new Worker("/worker/py-worker.js", { type: "module", name: "py-worker" });
+  const api = Comlink.wrap(worker);
+  let timer;
+  const broken = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no answer from py-worker after ${config.timeoutMs} ms`,
+      output: "", events: [] }), config.timeoutMs);
+    worker.addEventListener("error",
+      (e) => resolve({ error: `py-worker error: ${e.message}`, output: "", events: [] }));
+  });
+  const ran = api.runPytest(config).then(
+    (answer) => (answer.result ? { result: answer.result } : answer),
+    (error) => ({ error: String((error && error.stack) || error), output: "", events: [] }));
+  const answer = await Promise.race([ran, broken]);
+  clearTimeout(timer);
+  worker.terminate();
+  return answer;
+}
+"""
+
+
+def run_in_browser(site: Path) -> PyodideRun:
     from playwright.sync_api import sync_playwright
 
     run = PyodideRun()
     started = time.perf_counter()
-    routes = {"/dist/": dist, "/runner/": HERE, "/session/": session_dir}
-    with StaticServer(routes) as server, sync_playwright() as playwright:
+    with AppServer(site) as server, sync_playwright() as playwright:
         run.origin = server.origin
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context()
             context.on("request", lambda request: run.requests.append(request.url))
             page = context.new_page()
+            page.set_default_timeout(TIMEOUT_S * 1000)
             page.on("console", lambda message: run.console.append(f"{message.type}: {message.text}"))
             page.on("pageerror", lambda error: run.console.append(f"pageerror: {error}"))
-            page.goto(f"{server.origin}/runner/page/index.html")
-            run_attempts(page, run, session_dir)
+            page.goto(server.origin + HARNESS_PATH)
+            run_attempts(page, run)
         finally:
             browser.close()
-        run.served = list(server.log)
+        run.served = list(server.served)
     run.wall_s = time.perf_counter() - started
     return run
+
+
+def test_site() -> Path:
+    """The app with its test files, built into the cache (incremental: a rebuild copies only changes)."""
+    cache = os.environ.get("OPENMASQ_CACHE") or str(Path.home() / ".cache" / "openmasq")
+    return build_test_site(Path(cache) / "pyodide-test-site")
 
 
 @pytest.fixture(scope="session")
 def pyodide_run(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[PyodideRun]:
-    dist = pyodide_dist()
-    if not (dist / "pyodide-lock.json").is_file():
-        message = f"no Pyodide dist in {dist}: run ./scripts/test (or scripts/fetch_assets.py all)"
+    from openmasq.site.build import BuildError
+
+    try:
+        site = test_site()
+    except BuildError as error:
+        message = f"the app cannot be built here ({error}): run ./scripts/test"
         if os.environ.get("OPENMASQ_REQUIRE_PYODIDE") == "1":
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    session_dir = tmp_path_factory.mktemp("pyodide-session")
-    shutil.copyfile(wheel := own_wheel(), session_dir / wheel.name)
-    (session_dir / "core-tests.zip").write_bytes(zip_core_tests())
-    run = run_in_browser(session_dir, dist)
-    run.saved_to = session_dir / "pyodide-run.json"
+    run = run_in_browser(site)
+    run.saved_to = tmp_path_factory.mktemp("pyodide-session") / "pyodide-run.json"
     run.saved_to.write_text(json.dumps(asdict(run), default=str, indent=1), encoding="utf-8")
     request.config.stash[PYODIDE_RUN] = run
     yield run

@@ -13,9 +13,9 @@ from typing import Literal
 from ..chat.codecs import ChatRequest, StreamEvent
 from ..chat.codecs.openai import request_body
 from ..chat.conversation import Conversation
+from ..chat.extraction import apply_extraction, extraction_input
 from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendInput, SendOutcome, conversation_options, send_flow
-from ..memory.dedupe import auto_clean
-from ..memory.extract import ExtractionInput, ExtractionMessage, ExtractionOutcome, is_explicit_memory_ask
+from ..memory.extract import ExtractionOutcome, is_explicit_memory_ask
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.model import Card, MemoryStore
 from ..memory.normalise import normalise
@@ -182,14 +182,8 @@ class Workspace:
     def extract(self, conv: Conversation, *, explicit: bool | None = None) -> ExtractionOutcome:
         """An extraction run over the conversation's new turns, merged into the store, then the
         store's automatic cleanup, as the app does after every memory change."""
-        messages = [
-            ExtractionMessage(m.id, m.role, m.content, m.redactions, tuple(k for _, k in m.redacted_spans), m.pending)
-            for m in conv.messages
-        ]
-        inp = ExtractionInput(conv.id, messages, conv.memory_watermark, conv.vault, self.store, self.now,
-                              self.new_id, explicit=explicit, memory_off=conv.memory_off,
-                              auto_extract=self.store.settings.auto_extract, scope=conv.space,
-                              redact_options=self.options(conv))
+        inp = extraction_input(conv, self.store, self.options(conv), now=self.now, new_id=self.new_id,
+                               explicit=explicit)
         flow = extraction_flow(inp)
         try:
             call = next(flow)
@@ -199,23 +193,8 @@ class Workspace:
                 call = flow.send(self.model.extract(call, self._speak(conv)))
         except StopIteration as stop:
             outcome: ExtractionOutcome = stop.value
-        conv.memory_watermark = outcome.watermark
-        if outcome.vault is not None:
-            conv.vault = outcome.vault
-        self._pin_feedback(conv, outcome)
-        if outcome.merge is not None:
-            auto_clean(self.store, self.now)
+        apply_extraction(conv, self.store, outcome, now=self.now)
         return outcome
-
-    def _pin_feedback(self, conv: Conversation, outcome: ExtractionOutcome) -> None:
-        feedback = outcome.feedback
-        target = conv.message(feedback.message_id) if feedback and feedback.message_id else None
-        if feedback is None or target is None:
-            return
-        target.memory_noted = feedback.count
-        target.memory_noted_ids = list(feedback.created_ids)
-        target.memory_updated_ids = list(feedback.updated_ids)
-        target.memory_noted_failed = feedback.failed
 
     # --- the wire ------------------------------------------------------------------------------
 

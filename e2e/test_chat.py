@@ -1,0 +1,241 @@
+"""The chat through the real UI and the real workers, against the scripted loopback provider: first
+run (account, provider, a message with personal data streamed back restored, spans highlighted, the
+wire view showing the fakes the server received), reload persistence with the passphrase, and the
+conversation list (rename, delete, undo). The shared UI steps live here; test_ui.py imports them."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_support import DEFAULT_TIMEOUT_MS, wait_for_service_worker
+
+from openmasq.testing.upstream import (
+    SSE_HEADERS,
+    Received,
+    Reply,
+    ScriptedUpstream,
+    echo_script,
+    last_user_text,
+    openai_stream,
+)
+
+PASSPHRASE = "tapis cerise volcan 42"
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_app(context: Any, url: str, viewport: dict[str, int] = LAPTOP) -> Any:
+    page = context.new_page()
+    page.set_viewport_size(viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.ui_errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    return page
+
+
+def wait_for_gate(page: Any) -> None:
+    """The boot screen is gone: the account gate (create or pick) is shown."""
+    page.wait_for_selector("#acct-label, .account-list", timeout=DEFAULT_TIMEOUT_MS)
+
+
+def create_account(page: Any, label: str = "Perso", passphrase: str = PASSPHRASE, remember: bool = False) -> None:
+    wait_for_gate(page)
+    if page.locator(".account-list").count():
+        page.click(".gate-card button.primary.wide")
+    page.fill("#acct-label", label)
+    page.fill("#acct-pass", passphrase)
+    page.fill("#acct-confirm", passphrase)
+    if remember:
+        page.check("#acct-remember")
+    page.click("form button[type=submit]")
+    page.wait_for_selector(".shell .chat")
+
+
+def unlock(page: Any, label: str, passphrase: str) -> None:
+    wait_for_gate(page)
+    if not page.locator("#unlock-pass").count():
+        page.click(f"[data-account='{label}']")
+    page.fill("#unlock-pass", passphrase)
+    page.click("form button[type=submit]")
+
+
+def add_provider(page: Any, base_url: str, label: str = "Scripted") -> None:
+    """Adds an OpenAI-compatible provider, lists its models, picks the first, makes it the default."""
+    # The service worker must control the page before it can widen net-worker's policy.
+    wait_for_service_worker(page)
+    page.click("[data-route=providers]")
+    page.click("[data-action=add-provider]")
+    page.select_option("#prov-kind", "compatible")
+    page.fill("#prov-label", label)
+    page.fill("#prov-url", base_url)
+    page.click("[data-action=list-models]")
+    page.wait_for_selector("#prov-model-pick")
+    page.click("[data-action=save-provider]")
+    card = page.locator(".provider", has_text=label)
+    card.wait_for()
+    card.get_by_role("button", name=_make_default_name(page)).click()
+    card.locator(".badge").wait_for()
+
+
+def _make_default_name(page: Any) -> str:
+    return "Utiliser par défaut" if page.evaluate("document.documentElement.lang") == "fr" else "Use by default"
+
+
+def send(page: Any, text: str) -> None:
+    page.fill("#composer-input", text)
+    page.click("[data-action=send]")
+
+
+def wait_for_reply(page: Any) -> Any:
+    """The last assistant message once it stopped streaming."""
+    page.wait_for_selector("[data-role=assistant]:not([aria-busy]) .message-actions")
+    return page.locator("[data-role=assistant]").last
+
+
+# ---------------------------------------------------------------- tests
+
+REAL_VALUES = ("Marie Dupont", "marie.dupont@example.fr", "06 12 34 56 78")
+MESSAGE = "Peux-tu écrire à Marie Dupont (marie.dupont@example.fr, 06 12 34 56 78) pour confirmer jeudi ?"
+
+
+class GatedEcho:
+    """The echo script, except that a streamed reply stops after its first pieces until `release()`:
+    the test sees the partial reply on screen before the rest arrives (no sleeps)."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = threading.Event()
+
+    def release(self) -> None:
+        self.gate.set()
+
+    def __call__(self, received: Received) -> Reply:
+        if received.method != "POST" or received.json().get("stream") is not True:
+            return echo_script(received)
+        text = "Reçu : " + last_user_text(received)
+        pieces = openai_stream([text[i: i + 3] for i in range(0, len(text), 3)])
+        return Reply(chunks=self._paced(pieces), headers=SSE_HEADERS)  # type: ignore[arg-type]
+
+    def _paced(self, pieces: list[bytes]) -> Iterator[bytes]:
+        for index, piece in enumerate(pieces):
+            if index == 4:
+                self.started.set()
+                self.gate.wait(DEFAULT_TIMEOUT_MS / 1000)
+            yield piece
+
+
+@pytest.fixture
+def gated_provider() -> Iterator[tuple[ScriptedUpstream, GatedEcho]]:
+    script = GatedEcho()
+    with ScriptedUpstream(script, cors=True) as upstream:
+        try:
+            yield upstream, script
+        finally:
+            script.release()
+
+
+def test_first_run_streams_a_restored_reply_and_shows_what_the_model_saw(
+    context: Any, site_server: Any, gated_provider: tuple[ScriptedUpstream, GatedEcho], recorder: Any, shoot: Any
+) -> None:
+    upstream, script = gated_provider
+    page = open_app(context, site_server.url)
+    create_account(page)
+    add_provider(page, upstream.base_url)
+    page.click("[data-route=chat]")
+    send(page, MESSAGE)
+
+    # Streaming: part of the reply is on screen, restored, while the server holds the rest back.
+    streaming = page.locator("article.streaming[data-role=assistant]")
+    streaming.wait_for()
+    page.wait_for_function("() => document.querySelector('article.streaming .markdown')?.textContent.length > 0")
+    assert page.locator("[data-action=stop]").is_visible()
+    script.release()
+    reply = wait_for_reply(page)
+
+    # The model answered about the fakes; the page shows the real values back.
+    assert reply.locator(".markdown").inner_text().strip() == "Reçu : " + MESSAGE
+    user = page.locator("[data-role=user]").last
+    marks = {m.inner_text(): m.get_attribute("data-kind") for m in user.locator("mark.redacted").all()}
+    assert marks == {"Marie Dupont": "person", "marie.dupont@example.fr": "email", "06 12 34 56 78": "phone"}
+
+    # "What the model saw" is the exact text the provider received for this turn.
+    user.locator("[data-action=wire]").click()
+    wire = user.locator(".wire-text").first.inner_text()
+    sent = last_user_text(upstream.received[-1])
+    assert wire.strip() == sent.strip()
+    assert not any(value in wire for value in REAL_VALUES)
+    shoot(page, "chat-laptop", full_page=False)
+
+    # Wire audit: neither the server nor any request of the page or its workers carried a real value.
+    for text in (upstream.wire_text(), recorder.wire_text()):
+        assert not [value for value in REAL_VALUES if value in text]
+    assert page.ui_errors == []
+
+
+def test_a_reload_asks_for_the_passphrase_refuses_a_wrong_one_and_keeps_the_conversation(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    page = open_app(context, site_server.url)
+    create_account(page, "Travail")
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    send(page, MESSAGE)
+    wait_for_reply(page)
+
+    page.reload()
+    unlock(page, "Travail", "not the passphrase")
+    error = page.locator("#unlock-pass-error")
+    error.wait_for()
+    assert re.search(r"Wrong passphrase|Phrase secrète incorrecte", error.inner_text())
+    assert page.locator(".shell").count() == 0
+    page.fill("#unlock-pass", PASSPHRASE)
+    page.click("form button[type=submit]")
+    reply = wait_for_reply(page)
+    assert reply.locator(".markdown").inner_text().strip() == "Reçu : " + MESSAGE
+    names = page.locator("[data-role=user] mark[data-kind=person]").all_inner_texts()
+    assert names == ["Marie Dupont"]
+
+
+def test_conversations_can_be_searched_renamed_deleted_and_restored(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    page = open_app(context, site_server.url)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    send(page, "Premier sujet : le budget du salon.")
+    wait_for_reply(page)
+    page.click("[data-action=new-conversation]")
+    send(page, "Second sujet : les billets de train.")
+    wait_for_reply(page)
+    items = page.locator(".convlist-items .conv")
+    assert items.count() == 2
+
+    page.fill("#conv-search", "billets")
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
+    page.fill("#conv-search", "")
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 2")
+
+    first = page.locator(".conv", has_text="budget")
+    first.locator("[data-action=rename]").click()
+    page.fill("#rename-input", "Salon 2025")
+    page.press("#rename-input", "Enter")
+    page.locator(".conv-title", has_text="Salon 2025").wait_for()
+
+    page.locator(".conv", has_text="Salon 2025").locator("[data-action=delete]").click()
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
+    page.locator(".toast button.button").click()  # Undo
+    page.locator(".conv-title", has_text="Salon 2025").wait_for()
+    page.locator(".conv", has_text="Salon 2025").locator(".conv-open").click()
+    assert "le budget du salon" in page.locator("[data-role=user]").first.inner_text()
+
+    page.reload()
+    unlock(page, "Perso", PASSPHRASE)
+    page.locator(".conv-title", has_text="Salon 2025").wait_for()
+    assert page.locator(".convlist-items .conv").count() == 2

@@ -1,0 +1,120 @@
+"""The app's screens at a 390x844 phone and a 1280x800 laptop: the layout (bottom bar and conversation
+drawer on the phone, nothing wider than the screen), French and English, light and dark, the licences
+page with the model attributions, and screenshots of every main screen as artifacts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_chat import (
+    LAPTOP,
+    MESSAGE,
+    PHONE,
+    add_provider,
+    create_account,
+    open_app,
+    send,
+    wait_for_gate,
+    wait_for_reply,
+)
+
+from openmasq.testing.upstream import ScriptedUpstream
+
+SIZES = {"phone": PHONE, "laptop": LAPTOP}
+
+
+def overflow(page: Any) -> list[str]:
+    """Elements wider than the viewport (a horizontal scroll on a phone is a layout bug)."""
+    return page.evaluate(
+        """() => {
+            const width = document.documentElement.clientWidth;
+            return [...document.querySelectorAll('body *')]
+                .filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > width + 1
+                    && !el.closest('.chat-side, .table-wrap, .wire-text, pre, .visually-hidden, .offscreen'))
+                .map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.'));
+        }"""
+    )
+
+
+def screen(page: Any, shoot: Any, route: str, name: str) -> None:
+    page.click(f"[data-route={route}]")
+    page.locator(".page h1, .chat").first.wait_for()
+    assert overflow(page) == [], f"{name} is wider than the screen"
+    shoot(page, name, full_page=False)
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_every_main_screen_fits_and_is_captured(
+    context: Any, site_server: Any, provider: ScriptedUpstream, shoot: Any, size: str
+) -> None:
+    page = open_app(context, site_server.url, SIZES[size])
+    wait_for_gate(page)
+    page.fill("#acct-label", "Perso")
+    page.fill("#acct-pass", "tapis")
+    page.locator(".strength").wait_for()
+    shoot(page, f"account-create-{size}", full_page=False)
+    page.fill("#acct-pass", "")
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    send(page, MESSAGE)
+    wait_for_reply(page)
+    page.locator("[data-role=user] [data-action=wire]").click()
+    assert overflow(page) == [], "the chat is wider than the screen"
+    shoot(page, f"chat-{size}", full_page=False)
+
+    rail = page.locator("nav.rail").bounding_box()
+    drawer = page.locator(".chat-side")
+    if size == "phone":
+        # The navigation is a bottom bar; the conversation list is a drawer, closed until asked for.
+        assert rail["y"] > SIZES[size]["height"] / 2 and rail["width"] == SIZES[size]["width"]
+        assert not drawer.is_visible()
+        page.click(".drawer-toggle")
+        drawer.wait_for(state="visible")
+        assert page.evaluate("document.activeElement.id") == "conv-search"
+        shoot(page, f"conversations-{size}", full_page=False)
+        page.keyboard.press("Escape")
+        drawer.wait_for(state="hidden")
+    else:
+        assert rail["x"] == 0 and rail["height"] == SIZES[size]["height"]
+        assert drawer.is_visible() and not page.locator(".drawer-toggle").is_visible()
+
+    page.click("[data-action=conversation-settings]")
+    page.locator("dialog[open]").wait_for()
+    assert page.locator("fieldset:disabled #mode-fake").count() == 1  # pinned by the first send
+    shoot(page, f"conversation-settings-{size}", full_page=False)
+    page.keyboard.press("Escape")
+
+    screen(page, shoot, "providers", f"providers-{size}")
+    page.click("[data-action=add-provider]")
+    page.select_option("#prov-kind", "compatible")
+    page.click("[data-preset=ollama]")
+    assert page.input_value("#prov-url") == "http://localhost:11434/v1"
+    shoot(page, f"provider-form-{size}", full_page=False)
+    page.keyboard.press("Escape")
+    screen(page, shoot, "settings", f"settings-{size}")
+    screen(page, shoot, "about", f"about-{size}")
+    assert "Rampart NER model by Arcjet, CC-BY-4.0" in page.inner_text(".about")
+    assert page.ui_errors == []
+
+
+def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(
+    context: Any, site_server: Any, shoot: Any
+) -> None:
+    page = open_app(context, site_server.url, PHONE)
+    create_account(page)
+    page.click("[data-route=settings]")
+    page.locator("#set-lang input[value=en]").check()
+    page.locator("[data-route=chat] >> text=Chats").wait_for()
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.locator("#set-theme input[value=dark]").check()
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 23, 28)"
+    shoot(page, "settings-dark-en-phone", full_page=False)
+
+    page.click("[data-action=lock]")
+    page.locator(".account-list").wait_for()
+    assert "Unlock" in page.inner_text(".gate-card") or "Accounts" in page.inner_text(".gate-card")
+    shoot(page, "accounts-locked-dark-phone", full_page=False)

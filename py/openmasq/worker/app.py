@@ -1,0 +1,653 @@
+"""The App API the page calls through py-worker (pwa-plan.md): settings, providers, conversations
+and sends for the unlocked account, persisted record by record after each change, with the
+extraction scheduled by memory/extract/schedule.py and the idle auto-lock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..chat.codecs import ErrorEvent
+from ..chat.conversation import Conversation, Message
+from ..chat.extraction import apply_extraction, extraction_input
+from ..chat.send import SendInput, SendOutcome, conversation_options, send_flow
+from ..memory.extract import ConversationSummary, DueRun, Event, ModelCall, is_explicit_memory_ask, plan
+from ..memory.extract import run_extraction as extraction_flow
+from ..memory.extract.schedule import EventKind
+from ..memory.ops import note_title
+from ..redact import Vault
+from ..redact.kinds import LEVELS
+from ..redact.vault import MODES
+from ..store import Provider, StateDocument
+from . import records as rec
+from .bridge import Egress, Host, Records, Timer
+from .drive import Call, SendHooks, drive_extraction, drive_send, fetch_json
+from .providers import (
+    LIST_TIMEOUT_MS,
+    LOCAL_ID,
+    ProviderError,
+    local_provider,
+    origin_of,
+    page_view,
+    provider_from_page,
+    target_of,
+)
+from .views import conversation_summary, conversation_view, is_draft, matches, message_view
+
+OnEvent = Callable[[dict[str, Any]], None]
+
+# A streaming reply is saved at most this often, so a reload or a crash keeps all but the last
+# moment of it; each save re-encrypts the whole conversation record (a few ms for a long one).
+PARTIAL_SAVE_MS = 1_000
+LOCAL_CONTEXT_TOKENS = 2_048  # the context llm-worker opens the bundled model with
+PAGE_ACTIVITY_KINDS = ("activity", "left_conversation", "window_blur", "page_hidden")
+THEMES = ("auto", "light", "dark")
+UI_LANGS = ("fr", "en")
+INJECTION_POLICIES = ("all", "mention", "never")
+
+
+class AppError(Exception):
+    """An error the page shows as is; `name` is what the JS Error's name becomes."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+        self.message = message
+
+
+@dataclass
+class _Sending:
+    """A send in progress on one conversation."""
+
+    stopped: bool = False
+    calls: list[Call] = field(default_factory=list)
+
+    def stop(self) -> None:
+        self.stopped = True
+        for call in self.calls:
+            call.stream.abort()
+
+
+@dataclass
+class _Account:
+    """The unlocked account: its records bridge and its loaded state."""
+
+    records: Records
+    document: StateDocument
+    app: rec.AppSettings
+    unreadable: list[str]
+    trash: dict[str, Conversation] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    def lock_of(self, conversation_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(conversation_id, asyncio.Lock())
+
+
+class App:
+    """One per worker; `open` gives it an unlocked account's records, `close` forgets them."""
+
+    def __init__(self, egress: Egress, host: Host) -> None:
+        self.egress = egress
+        self.host = host
+        self.account: _Account | None = None
+        self.sending: dict[str, _Sending] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.last_activity = 0
+        self._lock_timer: Timer | None = None
+        self._plan_timer: Timer | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def open(self, records: Records) -> dict[str, Any]:
+        """Loads every record of the unlocked account; replies cut by a crash or a reload are
+        marked interrupted (their partial text was saved as it streamed)."""
+        self.close()
+        keys = await records.keys()
+        texts = {key: text for key in keys if (text := await records.get(key)) is not None}
+        loaded = rec.load_records(texts)
+        account = _Account(records, loaded.document, loaded.app, loaded.unreadable)
+        self.account = account
+        if not texts:
+            for key, value in rec.all_records(account.document, account.app).items():
+                await records.put(key, value)
+        for conv in account.document.conversations:
+            if _mark_cut_replies(conv):
+                await self._save_conversation(conv)
+        self.touch()
+        self._log("app_started")
+        return {"conversations": len(account.document.conversations), "unreadable": list(loaded.unreadable)}
+
+    def close(self) -> None:
+        """Forgets the account: streams aborted, timers cancelled, the state dropped."""
+        for sending in self.sending.values():
+            sending.stop()
+        self.sending.clear()
+        for timer in (self._lock_timer, self._plan_timer):
+            if timer is not None:
+                timer.cancel()
+        self._lock_timer = self._plan_timer = None
+        self.account = None
+
+    @property
+    def opened(self) -> _Account:
+        if self.account is None:
+            raise AppError("Locked", "No account is unlocked.")
+        return self.account
+
+    async def wait_idle(self) -> None:
+        """Waits for the background work (extraction runs) started so far."""
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- ids and persistence ------------------------------------------------------------------
+
+    def new_id(self) -> str:
+        return self.host.random_bytes(8).hex()
+
+    async def _save_conversation(self, conv: Conversation) -> None:
+        await self.opened.records.put(rec.conv_key(conv.id), rec.conversation_record(conv))
+
+    async def _save(self, key: str) -> None:
+        account = self.opened
+        if key in account.unreadable:
+            raise AppError("Unreadable", f"The stored {key} could not be read; it is left untouched.")
+        text = {
+            rec.SETTINGS: lambda: rec.settings_record(account.document, account.app),
+            rec.PROVIDERS: lambda: rec.providers_record(account.document),
+            rec.MEMORY: lambda: rec.memory_record(account.document),
+        }[key]()
+        await account.records.put(key, text)
+
+    # --- auto-lock ----------------------------------------------------------------------------
+
+    def touch(self) -> None:
+        """The user did something: the idle delay starts again."""
+        self.last_activity = self.host.now()
+        self._arm_autolock()
+
+    def _arm_autolock(self) -> None:
+        if self._lock_timer is not None:
+            self._lock_timer.cancel()
+            self._lock_timer = None
+        minutes = self.account.app.autolock_minutes if self.account else 0
+        if minutes > 0:
+            self._lock_timer = self.host.call_later(minutes * 60_000, self._autolock_due)
+
+    def _autolock_due(self) -> None:
+        self._lock_timer = None
+        if self.account is None:
+            return
+        idle_ms = self.host.now() - self.last_activity
+        if self.sending or idle_ms < self.account.app.autolock_minutes * 60_000:
+            self._arm_autolock()  # a reply still streaming counts as activity
+            return
+        self.close()
+        self.host.notify({"type": "locked", "reason": "idle"})
+
+    async def activity(self, kind: str = "activity", conversation_id: str | None = None) -> None:
+        """The page reports the user's activity (typing, reading, switching away)."""
+        self.touch()
+        if kind in PAGE_ACTIVITY_KINDS and conversation_id:
+            self._log(kind, conversation_id)  # type: ignore[arg-type]
+
+    # --- settings -----------------------------------------------------------------------------
+
+    async def get_settings(self) -> dict[str, Any]:
+        account = self.opened
+        s, m = account.document.settings, account.document.memory.settings
+        return {"lang": s.ui_lang, "theme": account.app.theme, "autolock_minutes": account.app.autolock_minutes,
+                "mode": s.mode, "level": s.level, "detect_lang": s.lang, "auto_extract": m.auto_extract,
+                "proposed_injection": m.proposed_injection, "default_provider": s.default_provider or LOCAL_ID,
+                "system_prompt": s.system_prompt, "keep": list(s.keep), "always_mask": list(s.coffre),
+                "tz_offset_minutes": s.tz_offset_minutes, "categories": dict(s.categories)}
+
+    async def update_settings(self, patch: dict[str, Any]) -> dict[str, Any]:
+        account = self.opened
+        s, m, app = account.document.settings, account.document.memory.settings, account.app
+        setters: dict[str, Callable[[Any], None]] = {
+            "lang": lambda v: setattr(s, "ui_lang", _choice(v, UI_LANGS, "lang")),
+            "theme": lambda v: setattr(app, "theme", _choice(v, THEMES, "theme")),
+            "autolock_minutes": lambda v: setattr(app, "autolock_minutes", _minutes(v)),
+            "mode": lambda v: setattr(s, "mode", _choice(v, MODES, "mode")),
+            "level": lambda v: setattr(s, "level", _choice(v, LEVELS, "level")),
+            "detect_lang": lambda v: setattr(s, "lang", str(v)),
+            "auto_extract": lambda v: setattr(m, "auto_extract", bool(v)),
+            "proposed_injection": lambda v: setattr(m, "proposed_injection",
+                                                    _choice(v, INJECTION_POLICIES, "proposed_injection")),
+            "default_provider": lambda v: setattr(s, "default_provider", self._provider(str(v)).id),
+            "system_prompt": lambda v: setattr(s, "system_prompt", str(v)),
+            "keep": lambda v: setattr(s, "keep", _strings(v)),
+            "always_mask": lambda v: setattr(s, "coffre", _strings(v)),
+            "tz_offset_minutes": lambda v: setattr(s, "tz_offset_minutes", int(v)),
+            "categories": lambda v: setattr(s, "categories", {str(k): bool(x) for k, x in dict(v).items()}),
+        }
+        unknown = sorted(set(patch) - set(setters))
+        if unknown:
+            raise AppError("BadRequest", f"unknown settings: {', '.join(unknown)}")
+        for key, value in patch.items():
+            setters[key](value)
+        await self._save(rec.SETTINGS)
+        if {"auto_extract", "proposed_injection"} & set(patch):
+            await self._save(rec.MEMORY)
+        if "autolock_minutes" in patch:
+            self._arm_autolock()
+        return await self.get_settings()
+
+    # --- providers ----------------------------------------------------------------------------
+
+    def _providers(self) -> list[Provider]:
+        return [local_provider(), *self.opened.document.providers]
+
+    def _provider(self, provider_id: str) -> Provider:
+        found = next((p for p in self._providers() if p.id == provider_id), None)
+        if found is None:
+            raise AppError("NotFound", f"no provider {provider_id!r}")
+        return found
+
+    async def list_providers(self) -> list[dict[str, Any]]:
+        return [page_view(p) for p in self._providers()]
+
+    async def save_provider(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Adds or edits a provider (the key is kept encrypted and never returned)."""
+        document = self.opened.document
+        existing = next((p for p in document.providers if p.id == spec.get("id")), None) if spec.get("id") else None
+        if spec.get("id") and existing is None:
+            raise AppError("NotFound", f"no provider {spec.get('id')!r}")
+        try:
+            provider = provider_from_page(spec, existing, self.new_id())
+        except ProviderError as error:
+            raise AppError("BadRequest", str(error)) from None
+        if existing is None:
+            document.providers.append(provider)
+        else:
+            document.providers[document.providers.index(existing)] = provider
+        await self._save(rec.PROVIDERS)
+        return page_view(provider)
+
+    async def remove_provider(self, provider_id: str) -> None:
+        document = self.opened.document
+        document.providers = [p for p in document.providers if p.id != provider_id]
+        if document.settings.default_provider == provider_id:
+            document.settings.default_provider = None
+            await self._save(rec.SETTINGS)
+        await self._save(rec.PROVIDERS)
+
+    async def egress_origins(self) -> list[str]:
+        """The origins net-worker must be allowed to reach (the service worker's connect-src)."""
+        origins = {origin_of(p.base_url) for p in self.opened.document.providers}
+        return sorted(o for o in origins if o)
+
+    async def test_provider(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Lists the models of a provider described by `spec` (saved or not): proves the URL and
+        the key work. A saved provider's stored key is used when `spec` has none."""
+        existing = next((p for p in self._providers() if p.id == spec.get("id")), None) if spec.get("id") else None
+        if existing is not None and existing.id == LOCAL_ID:
+            return {"ok": True, "models": [existing.model]}
+        try:
+            provider = provider_from_page(spec, existing, "test")
+        except ProviderError as error:
+            return {"ok": False, "error": {"kind": "bad_request", "message": str(error)}}
+        return await self._models_of(provider)
+
+    async def list_models(self, provider_id: str) -> dict[str, Any]:
+        provider = self._provider(provider_id)
+        if provider.id == LOCAL_ID:
+            return {"ok": True, "models": [provider.model]}
+        return await self._models_of(provider)
+
+    async def _models_of(self, provider: Provider) -> dict[str, Any]:
+        target = target_of(provider)
+        if target.route == "net" and not self.egress.online():
+            return {"ok": False, "error": {"kind": "offline", "message": "This device is offline."}}
+        doc, error = await fetch_json(self.egress, target, LIST_TIMEOUT_MS)
+        if error is not None:
+            return {"ok": False, "error": _error_view(error)}
+        try:
+            page = target.parse_models(doc)
+        except ValueError as problem:
+            return {"ok": False, "error": {"kind": "malformed", "message": str(problem)}}
+        return {"ok": True, "models": sorted(m.id for m in page.models)}
+
+    # --- conversations ------------------------------------------------------------------------
+
+    def _conversation(self, conversation_id: str) -> Conversation:
+        conv = self.opened.document.conversation(conversation_id)
+        if conv is None:
+            raise AppError("NotFound", f"no conversation {conversation_id!r}")
+        return conv
+
+    async def list_conversations(self, query: dict[str, Any] | str | None = None) -> list[dict[str, Any]]:
+        query = {"text": query} if isinstance(query, str) else (query or {})
+        text, space = str(query.get("text") or ""), query.get("space", "*")
+        out = [c for c in self.opened.document.conversations
+               if matches(c, text) and (space == "*" or c.space == space)]
+        out.sort(key=lambda c: c.updated_at, reverse=True)
+        return [conversation_summary(c) for c in out]
+
+    async def create_conversation(self, spec: dict[str, Any] | None = None) -> dict[str, Any]:
+        spec = spec or {}
+        document = self.opened.document
+        now = self.host.now()
+        mode = _choice(spec.get("mode") or document.settings.mode, MODES, "mode")
+        conv = Conversation(self.new_id(), Vault.new(self.host.random_bytes(32), mode),
+                            title=str(spec.get("title") or ""), space=spec.get("space"), created_at=now,
+                            updated_at=now, memory_off=bool(spec.get("memory_off", False)))
+        if spec.get("provider_id"):
+            conv.provider = self._provider(str(spec["provider_id"])).id
+        document.conversations.insert(0, conv)
+        await self._save_conversation(conv)
+        return conversation_view(conv)
+
+    async def get_conversation(self, conversation_id: str) -> dict[str, Any]:
+        return conversation_view(self._conversation(conversation_id))
+
+    async def rename_conversation(self, conversation_id: str, title: str) -> dict[str, Any]:
+        return await self.update_conversation(conversation_id, {"title": title})
+
+    async def update_conversation(self, conversation_id: str, patch: dict[str, Any]) -> dict[str, Any]:
+        """title, mode (only before the first send: it is pinned then), memory_off, keep,
+        always_mask, space, provider_id."""
+        conv = self._conversation(conversation_id)
+        for key, value in patch.items():
+            _update_conversation_field(self, conv, key, value)
+        await self._save_conversation(conv)
+        return conversation_view(conv)
+
+    async def delete_conversation(self, conversation_id: str) -> None:
+        account = self.opened
+        conv = self._conversation(conversation_id)
+        if conversation_id in self.sending:
+            self.sending[conversation_id].stop()
+        account.document.conversations.remove(conv)
+        account.trash[conversation_id] = conv  # until the page's undo delay ends or the account locks
+        await account.records.delete(rec.conv_key(conversation_id))
+
+    async def undo_delete(self, conversation_id: str) -> dict[str, Any]:
+        account = self.opened
+        conv = account.trash.pop(conversation_id, None)
+        if conv is None:
+            raise AppError("NotFound", "nothing to undo")
+        account.document.conversations.insert(0, conv)
+        await self._save_conversation(conv)
+        return conversation_summary(conv)
+
+    # --- sending ------------------------------------------------------------------------------
+
+    async def send(self, conversation_id: str, text: str, on_event: OnEvent) -> dict[str, Any]:
+        """One turn: the user's message saved before anything leaves, restored deltas to the
+        page, the reply saved as it streams and at the end; offline: kept as a draft."""
+        conv = self._conversation(conversation_id)
+        if not text.strip():
+            raise AppError("BadRequest", "empty message")
+        if conversation_id in self.sending:
+            raise AppError("Busy", "a reply is still streaming in this conversation")
+        self.touch()
+        sending = _Sending()
+        self.sending[conversation_id] = sending
+        try:
+            async with self.opened.lock_of(conversation_id):
+                return await self._send(conv, text, on_event, sending)
+        finally:
+            self.sending.pop(conversation_id, None)
+            self.touch()
+
+    async def _send(self, conv: Conversation, text: str, on_event: OnEvent, sending: _Sending) -> dict[str, Any]:
+        account = self.opened
+        provider = self._provider_of(conv)
+        target = target_of(provider)
+        if target.route == "net" and not self.egress.online():
+            return await self._keep_draft(conv, text, on_event)
+        now = self.host.now()
+        inp = self._send_input(conv, text, provider, now)
+        saved_at = [now]
+        errors: list[ErrorEvent] = []
+
+        async def persist(stage: str) -> None:
+            if stage == "turn":
+                await self._save_conversation(conv)
+                on_event({"type": "saved", "message": message_view(conv.messages[-1])})
+            elif self.host.now() - saved_at[0] >= PARTIAL_SAVE_MS:
+                saved_at[0] = self.host.now()
+                await self._save_conversation(conv)
+
+        hooks = SendHooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
+                          sending.calls, errors)
+        try:
+            outcome = await drive_send(send_flow(inp), self.egress, target, hooks)
+        finally:
+            if self.account is account:  # not locked meanwhile: what streamed so far is kept
+                await self._save_conversation(conv)
+        return await self._after_send(conv, text, outcome, errors, sending, target.route, on_event)
+
+    def _send_input(self, conv: Conversation, text: str, provider: Provider, now: int) -> SendInput:
+        document = self.opened.document
+        settings = document.settings
+        context = provider.context_tokens or (LOCAL_CONTEXT_TOKENS if provider.id == LOCAL_ID else None)
+        _drop_drafts(conv)
+        return SendInput(conv, text, document.memory, provider.model, now, self.new_id,
+                         options=settings.redact_options(), system_prompt=settings.system_prompt,
+                         lang=settings.ui_lang, tz_offset_minutes=settings.tz_offset_minutes, context_tokens=context)
+
+    async def _after_send(self, conv: Conversation, text: str, outcome: SendOutcome | None, errors: list[ErrorEvent],
+                          sending: _Sending, route: str, on_event: OnEvent) -> dict[str, Any]:
+        if outcome is not None and outcome.status == "blocked":
+            on_event({"type": "error", "kind": "redaction", "message": outcome.reason,
+                      "message_view": message_view(outcome.user)})
+            await self._save_conversation(conv)
+            return {"status": "blocked", "reason": outcome.reason}
+        reply = conv.messages[-1]
+        error = errors[-1] if errors else None
+        if error is not None and _never_reached(error, sending, reply, route):
+            return await self._to_draft(conv, on_event)
+        if outcome is None or outcome.status == "interrupted":
+            kind = "aborted" if outcome is None or sending.stopped else (error.kind if error else reply.error)
+            event: dict[str, Any] = {"type": "error", "kind": kind, "message": error.message if error else "Stopped.",
+                                     "partial": message_view(reply)}
+            if error is not None and error.retry_after is not None:
+                event["retry_after"] = error.retry_after
+            on_event(event)
+            return {"status": "interrupted", "kind": kind}
+        on_event({"type": "done", "message": message_view(reply)})
+        self._turn_completed(conv, text)
+        return {"status": "done"}
+
+    async def _keep_draft(self, conv: Conversation, text: str, on_event: OnEvent) -> dict[str, Any]:
+        """Offline with a remote provider: nothing is redacted or sent; the text is kept as a draft."""
+        _drop_drafts(conv)
+        now = self.host.now()
+        draft = Message(self.new_id(), "user", text, at=now, error="offline")
+        conv.messages.append(draft)
+        conv.updated_at = max(conv.updated_at, now)
+        conv.title = conv.title or note_title(text)
+        await self._save_conversation(conv)
+        on_event({"type": "saved", "message": message_view(draft)})
+        on_event({"type": "error", "kind": "offline", "message": "Offline: the message is kept as a draft."})
+        return {"status": "offline"}
+
+    async def _to_draft(self, conv: Conversation, on_event: OnEvent) -> dict[str, Any]:
+        """The provider could not be reached at all: the empty reply goes, the user's turn stays
+        as a draft (never replayed: the model did not see it)."""
+        if conv.messages and conv.messages[-1].role == "assistant":
+            conv.messages.pop()
+        user = conv.messages[-1]
+        user.error, user.redactions, user.wire, user.wire_memory = "offline", None, None, None
+        await self._save_conversation(conv)
+        on_event({"type": "error", "kind": "offline",
+                  "message": "The provider could not be reached: the message is kept as a draft.",
+                  "message_view": message_view(user)})
+        return {"status": "offline"}
+
+    async def stop(self, conversation_id: str) -> None:
+        sending = self.sending.get(conversation_id)
+        if sending is not None:
+            sending.stop()
+
+    async def retry(self, conversation_id: str, on_event: OnEvent) -> dict[str, Any]:
+        """Sends the last user turn again: a draft, or one whose reply failed or was cut."""
+        conv = self._conversation(conversation_id)
+        if conversation_id in self.sending:
+            raise AppError("Busy", "a reply is still streaming in this conversation")
+        index = next((i for i in range(len(conv.messages) - 1, -1, -1) if conv.messages[i].role == "user"), None)
+        if index is None:
+            raise AppError("NotFound", "nothing to retry")
+        text = conv.messages[index].content
+        del conv.messages[index:]
+        await self._save_conversation(conv)
+        return await self.send(conversation_id, text, on_event)
+
+    def _provider_of(self, conv: Conversation) -> Provider:
+        wanted = conv.provider or self.opened.document.settings.default_provider or LOCAL_ID
+        return next((p for p in self._providers() if p.id == wanted), local_provider())
+
+    # --- extraction ---------------------------------------------------------------------------
+
+    def _log(self, kind: EventKind, conversation_id: str | None = None, **extra: Any) -> None:
+        if self.account is None:
+            return
+        self.account.events.append(Event(kind, self.host.now(), conversation_id, **extra))
+        self._replan()
+
+    def _turn_completed(self, conv: Conversation, text: str) -> None:
+        self._log("turn_completed", conv.id)
+        if is_explicit_memory_ask(text):
+            self._log("explicit_ask", conv.id)
+
+    def _replan(self) -> None:
+        account = self.account
+        if account is None:
+            return
+        if self._plan_timer is not None:
+            self._plan_timer.cancel()
+            self._plan_timer = None
+        now = self.host.now()
+        summaries = [ConversationSummary(c.id, c.updated_at, len(c.messages), c.memory_watermark,
+                                         any(m.pending for m in c.messages)) for c in account.document.conversations]
+        due = plan(account.events, now, auto_extract=account.document.memory.settings.auto_extract,
+                   conversations=summaries)
+        for run in due.run_now:
+            account.events.append(Event("run_started", now, run.conversation_id, run.mode, run.reason))
+            self._spawn(self._extract(account, run))
+        if due.wake_at is not None:
+            self._plan_timer = self.host.call_later(max(0, due.wake_at - now), self._replan)
+
+    async def _extract(self, account: _Account, run: DueRun) -> None:
+        try:
+            conv = account.document.conversation(run.conversation_id)
+            if conv is not None:
+                async with account.lock_of(conv.id):
+                    await self._extract_locked(account, conv, run)
+        finally:
+            if self.account is account:
+                self._log("run_finished", run.conversation_id)
+
+    async def _extract_locked(self, account: _Account, conv: Conversation, run: DueRun) -> None:
+        document = account.document
+        options = conversation_options(conv, document.settings.redact_options())
+        inp = extraction_input(conv, document.memory, options, now=self.host.now(), new_id=self.new_id,
+                               explicit=run.mode == "explicit", ui_language=document.settings.ui_lang)
+        target = target_of(self._provider_of(conv))
+
+        def show_pending(call: ModelCall) -> None:
+            feedback = call.pending_feedback
+            message = conv.message(feedback.message_id) if feedback and feedback.message_id else None
+            if message is not None and not message.memory_noted_pending:
+                message.memory_noted_pending = True
+                self.host.notify({"type": "memory", "conversation_id": conv.id, "message": message_view(message)})
+
+        outcome = await drive_extraction(extraction_flow(inp), self.egress, target, show_pending)
+        if self.account is not account:
+            return  # locked meanwhile: nothing of it is kept
+        apply_extraction(conv, document.memory, outcome, now=self.host.now())
+        await self._save_conversation(conv)
+        if outcome.merge is not None:
+            await self._save(rec.MEMORY)
+        feedback = outcome.feedback
+        target_message = conv.message(feedback.message_id) if feedback and feedback.message_id else None
+        self.host.notify({"type": "memory", "conversation_id": conv.id, "status": outcome.status,
+                          "journal": outcome.journal,
+                          "message": message_view(target_message) if target_message else None})
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _mark_cut_replies(conv: Conversation) -> bool:
+    """A reply still pending when the account was loaded was cut by a crash or a reload."""
+    changed = False
+    for message in conv.messages:
+        if message.pending:
+            message.pending, message.interrupted = False, True
+            message.error = message.error or "interrupted"
+            changed = True
+        if message.memory_noted_pending:
+            message.memory_noted_pending = False
+            changed = True
+    return changed
+
+
+def _drop_drafts(conv: Conversation) -> None:
+    """A new send replaces an unsent draft (the page put its text back in the composer)."""
+    conv.messages = [m for m in conv.messages if not is_draft(m)]
+
+
+def _never_reached(error: ErrorEvent, sending: _Sending, reply: Message, route: str) -> bool:
+    """A network failure before any byte of any answer: the provider was not reached at all."""
+    return (route == "net" and error.kind == "network" and not sending.stopped and reply.role == "assistant"
+            and not reply.content and not any(call.received for call in sending.calls))
+
+
+def _error_view(error: ErrorEvent) -> dict[str, Any]:
+    view: dict[str, Any] = {"kind": error.kind, "message": error.message}
+    if error.status is not None:
+        view["status"] = error.status
+    if error.retry_after is not None:
+        view["retry_after"] = error.retry_after
+    return view
+
+
+def _choice(value: object, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise AppError("BadRequest", f"{what} must be one of {', '.join(allowed)}")
+    return str(value)
+
+
+def _minutes(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 24 * 60:
+        raise AppError("BadRequest", "autolock_minutes must be a whole number of minutes (0: never)")
+    return value
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise AppError("BadRequest", "expected a list of texts")
+    return [v for v in value if v.strip()]
+
+
+def _update_conversation_field(app: App, conv: Conversation, key: str, value: Any) -> None:
+    if key == "title":
+        conv.title = str(value)
+    elif key == "mode":
+        mode = _choice(value, MODES, "mode")
+        if mode != conv.vault.mode and any(m.redactions is not None for m in conv.messages):
+            raise AppError("Pinned", "the mode is pinned at the first send")
+        conv.vault = Vault.new(conv.vault.key, mode)
+    elif key == "memory_off":
+        conv.memory_off = bool(value)
+    elif key == "keep":
+        conv.revealed_values = _strings(value)
+    elif key == "always_mask":
+        conv.forced_redactions = [(v, "") for v in _strings(value)]
+    elif key == "space":
+        conv.space = None if value is None else str(value)
+    elif key == "provider_id":
+        conv.provider = None if value is None else app._provider(str(value)).id
+    else:
+        raise AppError("BadRequest", f"unknown conversation field {key!r}")

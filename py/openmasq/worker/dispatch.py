@@ -1,0 +1,66 @@
+"""The App API at the JS boundary: camelCase method names, JSON text in and out, errors as
+{"error": {name, message}} so the page gets a JS Error with a `name` it can test."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from .app import App, AppError
+
+# page method -> App method; the ones marked True take the page's event callback as last argument.
+METHODS: dict[str, tuple[str, bool]] = {
+    "getSettings": ("get_settings", False),
+    "updateSettings": ("update_settings", False),
+    "listProviders": ("list_providers", False),
+    "saveProvider": ("save_provider", False),
+    "removeProvider": ("remove_provider", False),
+    "testProvider": ("test_provider", False),
+    "listModels": ("list_models", False),
+    "egressOrigins": ("egress_origins", False),
+    "listConversations": ("list_conversations", False),
+    "createConversation": ("create_conversation", False),
+    "getConversation": ("get_conversation", False),
+    "renameConversation": ("rename_conversation", False),
+    "updateConversation": ("update_conversation", False),
+    "deleteConversation": ("delete_conversation", False),
+    "undoDelete": ("undo_delete", False),
+    "send": ("send", True),
+    "retry": ("retry", True),
+    "stop": ("stop", False),
+    "activity": ("activity", False),
+    "waitIdle": ("wait_idle", False),
+}
+
+
+async def call(app: App, method: str, args_json: str, emit: Callable[[str], object] | None = None) -> str:
+    """Runs one page call; `emit` receives each event of a send as JSON text."""
+    try:
+        name, takes_events = METHODS[method]
+    except KeyError:
+        return _error("BadRequest", f"unknown method {method!r}")
+    try:
+        args = json.loads(args_json) if args_json else []
+        if not isinstance(args, list):
+            raise AppError("BadRequest", "arguments must be a JSON list")
+        if takes_events:
+            args.append(_events(emit))
+        result: Any = await getattr(app, name)(*args)
+    except AppError as error:
+        return _error(error.name, error.message)
+    except (TypeError, ValueError) as error:  # arguments of the wrong shape
+        return _error("BadRequest", str(error))
+    return json.dumps({"ok": result}, ensure_ascii=False)
+
+
+def _events(emit: Callable[[str], object] | None) -> Callable[[dict[str, Any]], None]:
+    def on_event(event: dict[str, Any]) -> None:
+        if emit is not None:
+            emit(json.dumps(event, ensure_ascii=False))
+
+    return on_event
+
+
+def _error(name: str, message: str) -> str:
+    return json.dumps({"error": {"name": name, "message": message}}, ensure_ascii=False)

@@ -1,0 +1,220 @@
+"""Drives the sans-I/O flows over the async egress bridge: a provider request becomes a stream of
+codec events (HTTP errors classified, port failures mapped to error kinds), a send_flow or an
+extraction run is stepped with them. One code path for remote providers and the local model."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from dataclasses import dataclass, field
+
+from ..chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta
+from ..chat.codecs import Message as WireMessage
+from ..chat.codecs.errors import classify_http_error, network_error, timeout_error
+from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendOutcome, Step
+from ..memory.extract import ExtractionOutcome, ModelCall, ModelReply
+from .bridge import Chunk, Egress, EgressStream, End, Failure, Head
+from .providers import CHAT_IDLE_TIMEOUT_MS, Target, spec_of
+
+ERROR_BODY_LIMIT = 64 * 1024  # an error answer is read this far to classify it
+
+
+def failure_event(failure: Failure) -> ErrorEvent:
+    """A port failure in the codecs' words. `blocked` (the connection policy refused the origin)
+    and `aborted` (the user stopped) are kinds of the app, not of a provider."""
+    if failure.kind == "timeout":
+        return timeout_error()
+    if failure.kind == "blocked":
+        return ErrorEvent("blocked", "The app's connection policy does not allow this provider's address yet: "
+                          "save the provider again, then retry.")
+    if failure.kind == "aborted":
+        return ErrorEvent("aborted", "Stopped.")
+    return network_error(failure.message)
+
+
+async def _read_rest(stream: EgressStream, limit: int) -> tuple[bytes, Failure | None]:
+    parts: list[bytes] = []
+    size = 0
+    while size < limit:
+        message = await stream.next()
+        if isinstance(message, Chunk):
+            parts.append(message.data)
+            size += len(message.data)
+        elif isinstance(message, Failure):
+            return b"".join(parts), message
+        else:
+            break
+    return b"".join(parts), None
+
+
+def _is_html(head: Head) -> bool:
+    return "text/html" in {k.lower(): v for k, v in head.headers.items()}.get("content-type", "").lower()
+
+
+@dataclass
+class Call:
+    """One request in flight: its stream (to abort) and whether any byte of the answer came."""
+
+    stream: EgressStream
+    received: bool = False
+
+
+async def stream_events(egress: Egress, target: Target, request: ChatRequest, call: list[Call],
+                        timeout_ms: int = CHAT_IDLE_TIMEOUT_MS) -> AsyncIterator[StreamEvent]:
+    """The codec events of one streamed chat request; always ends with Done or an ErrorEvent."""
+    stream = egress.open(target.route, spec_of(target.chat_request(request), timeout_ms))
+    current = Call(stream)
+    call.append(current)
+    first = await stream.next()
+    if isinstance(first, Failure):
+        yield failure_event(first)
+        return
+    if not isinstance(first, Head):
+        yield ErrorEvent("malformed", "The egress answered without a status.")
+        return
+    current.received = True
+    if not 200 <= first.status < 300 or _is_html(first):
+        body, _ = await _read_rest(stream, ERROR_BODY_LIMIT)
+        stream.abort()
+        yield classify_http_error(first.status, first.headers, body)
+        return
+    decoder = target.decoder()
+    while True:
+        message = await stream.next()
+        if isinstance(message, Chunk):
+            for event in decoder.feed(message.data):
+                yield event
+                if isinstance(event, Done | ErrorEvent):
+                    stream.abort()  # the rest of the stream carries nothing we read
+                    return
+        elif isinstance(message, End):
+            for event in decoder.close():
+                yield event
+            return
+        elif isinstance(message, Failure):
+            yield failure_event(message)
+            return
+
+
+async def fetch_json(egress: Egress, target: Target, timeout_ms: int) -> tuple[object, ErrorEvent | None]:
+    """A non-streamed GET (the model list): the decoded JSON, or the error it means."""
+    import json
+
+    http = target.models_request()
+    stream = egress.open(target.route, spec_of(http, timeout_ms))
+    head = await stream.next()
+    if isinstance(head, Failure):
+        return None, failure_event(head)
+    if not isinstance(head, Head):
+        return None, ErrorEvent("malformed", "The egress answered without a status.")
+    body, failure = await _read_rest(stream, 8 * 1024 * 1024)
+    if failure is not None:
+        return None, failure_event(failure)
+    if not 200 <= head.status < 300 or _is_html(head):
+        return None, classify_http_error(head.status, head.headers, body)
+    try:
+        return json.loads(body.decode("utf-8", "replace")), None
+    except ValueError:
+        return None, ErrorEvent("malformed", "The provider's answer is not JSON.", head.status)
+
+
+# --- the send flow ----------------------------------------------------------------------------
+
+
+@dataclass
+class SendHooks:
+    """What the shell does at each step: persist (awaited before any request leaves), show a
+    restored delta, and whether the user asked to stop."""
+
+    persist: Callable[[str], Awaitable[None]]  # "turn" | "partial" | "final"
+    delta: Callable[[str], None]
+    stopped: Callable[[], bool]
+    calls: list[Call] = field(default_factory=list)
+    errors: list[ErrorEvent] = field(default_factory=list)  # the stream errors met, with their words
+
+
+SendFlow = Generator[Step, StreamEvent | None, SendOutcome]
+
+
+async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: SendHooks) -> SendOutcome | None:
+    """Steps `flow` to its end. Returns None when the user stopped it (the flow was closed: its
+    partial reply is marked interrupted)."""
+    events: AsyncIterator[StreamEvent] | None = None
+    try:
+        step = next(flow)
+        while True:
+            answer: StreamEvent | None = None
+            if isinstance(step, PersistTurn):
+                await hooks.persist("turn")
+            elif isinstance(step, CallModel):
+                events = stream_events(egress, target, step.request, hooks.calls)
+                answer = await _next_event(events)
+                _keep_error(hooks, answer)
+            elif isinstance(step, ReplyDelta):
+                if step.text:
+                    hooks.delta(step.text)
+                    await hooks.persist("partial")
+                if hooks.stopped():
+                    flow.close()
+                    return None
+                answer = await _next_event(events) if step.wants_event and events is not None else None
+                _keep_error(hooks, answer)
+            step = flow.send(answer)
+    except StopIteration as stop:
+        outcome: SendOutcome = stop.value
+        return outcome
+
+
+def _keep_error(hooks: SendHooks, event: StreamEvent | None) -> None:
+    if isinstance(event, ErrorEvent):
+        hooks.errors.append(event)
+
+
+async def _next_event(events: AsyncIterator[StreamEvent]) -> StreamEvent | None:
+    try:
+        return await events.__anext__()
+    except StopAsyncIteration:
+        return None
+
+
+# --- extraction -------------------------------------------------------------------------------
+
+
+def extraction_request(call: ModelCall, model: str) -> ChatRequest:
+    """An extraction call as a chat request to the conversation's own model (streamed: the same
+    path as a send, and the only format the local model's worker answers)."""
+    messages = tuple(WireMessage(m["role"], m["content"]) for m in call.messages)
+    return ChatRequest(model, messages, call.system, (), call.temperature, None, stream=True)
+
+
+async def complete(egress: Egress, target: Target, call: ModelCall, calls: list[Call]) -> ModelReply:
+    """The whole reply text of one extraction call, or the kind of failure."""
+    parts: list[str] = []
+    timeout_ms = int(call.timeout_s * 1000)
+    async for event in stream_events(egress, target, extraction_request(call, target.model), calls, timeout_ms):
+        if isinstance(event, TextDelta):
+            parts.append(event.text)
+        elif isinstance(event, ErrorEvent):
+            return ModelReply.failure("timeout" if event.kind == "timeout" else "unreachable")
+        elif isinstance(event, Done):
+            return ModelReply.ok("".join(parts))
+    return ModelReply.failure("unreachable")
+
+
+ExtractionFlow = Generator[ModelCall, ModelReply, ExtractionOutcome]
+
+
+async def drive_extraction(flow: ExtractionFlow, egress: Egress, target: Target,
+                           on_call: Callable[[ModelCall], None] | None = None) -> ExtractionOutcome:
+    calls: list[Call] = []
+    try:
+        call = next(flow)
+        while True:
+            if on_call is not None:
+                on_call(call)
+            reply = await complete(egress, target, call, calls)
+            await asyncio.sleep(0)  # let the page's calls in between passes
+            call = flow.send(reply)
+    except StopIteration as stop:
+        outcome: ExtractionOutcome = stop.value
+        return outcome

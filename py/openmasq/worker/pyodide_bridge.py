@@ -1,0 +1,112 @@
+"""The bridges of bridge.py over the JS objects py-worker.js hands in (records from storage.js, the
+egress port clients, notices to the page). Imported in Pyodide only; the logic stays in app.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .app import App
+from .bridge import Chunk, EgressMessage, End, Failure, Head, Route
+from .dispatch import call
+
+
+class JsRecords:
+    """storage.js's records(): get/put/delete/keys, each a Promise."""
+
+    def __init__(self, js: Any) -> None:
+        self.js = js
+
+    async def get(self, key: str) -> str | None:
+        value = await self.js.get(key)
+        return None if value is None else str(value)
+
+    async def put(self, key: str, value: str) -> None:
+        await self.js.put(key, value)
+
+    async def delete(self, key: str) -> None:
+        await self.js.delete(key)
+
+    async def keys(self) -> list[str]:
+        return [str(key) for key in (await self.js.keys())]
+
+
+class JsStream:
+    """One request on a port (py-worker.js's PortClient): next() resolves to the port's messages."""
+
+    def __init__(self, js: Any) -> None:
+        self.js = js
+
+    async def next(self) -> EgressMessage:
+        message = await self.js.next()
+        kind = str(message.type)
+        if kind == "head":
+            return Head(int(message.status), dict(message.headers.to_py()))
+        if kind == "chunk":
+            return Chunk(bytes(message.bytes.to_bytes()))
+        if kind == "end":
+            return End()
+        return Failure(str(getattr(message, "kind", None) or "network"), str(getattr(message, "message", None) or ""))
+
+    def abort(self) -> None:
+        self.js.abort()
+
+
+class JsEgress:
+    def __init__(self, js: Any) -> None:
+        self.js = js  # {open(route, specJson) -> stream, online() -> bool}
+
+    def open(self, route: Route, spec: dict[str, Any]) -> JsStream:
+        return JsStream(self.js.open(route, json.dumps(spec, ensure_ascii=False)))
+
+    def online(self) -> bool:
+        return bool(self.js.online())
+
+
+class LoopTimer:
+    def __init__(self, handle: asyncio.TimerHandle) -> None:
+        self.handle = handle
+
+    def cancel(self) -> None:
+        self.handle.cancel()
+
+
+class JsHost:
+    def __init__(self, notify: Callable[[str], object]) -> None:
+        self._notify = notify
+
+    def now(self) -> int:
+        return int(time.time() * 1000)
+
+    def call_later(self, delay_ms: int, callback: Callable[[], Any]) -> LoopTimer:
+        return LoopTimer(asyncio.get_event_loop().call_later(delay_ms / 1000, callback))
+
+    def random_bytes(self, count: int) -> bytes:
+        return os.urandom(count)  # crypto.getRandomValues under Pyodide
+
+    def notify(self, notice: dict[str, Any]) -> None:
+        self._notify(json.dumps(notice, ensure_ascii=False))
+
+
+class Worker:
+    """What py-worker.js holds: open/close an account, and `call` for every other method."""
+
+    def __init__(self, egress: Any, notify: Callable[[str], object]) -> None:
+        self.app = App(JsEgress(egress), JsHost(notify))
+
+    async def open(self, records: Any) -> str:
+        return json.dumps(await self.app.open(JsRecords(records)))
+
+    def close(self) -> None:
+        self.app.close()
+
+    async def call(self, method: str, args_json: str, emit: Callable[[str], object] | None = None) -> str:
+        return await call(self.app, method, args_json, emit)
+
+
+def start(egress: Any, notify: Callable[[str], object]) -> Worker:
+    return Worker(egress, notify)

@@ -1,0 +1,97 @@
+"""What the page sees of conversations and messages (pwa-plan.md): real text, the redacted spans
+located in it, the exact wire text, and the memory caption; never a vault or a key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chat.conversation import Conversation, Message
+
+DRAFT_ERRORS = frozenset({"offline"})  # a user turn kept unsent: retry sends it
+
+
+def is_draft(message: Message) -> bool:
+    return message.role == "user" and message.error in DRAFT_ERRORS
+
+
+def utf16_offset(text: str, index: int) -> int:
+    """A code-point index as JavaScript counts string positions (UTF-16 code units)."""
+    return len(text[:index].encode("utf-16-le")) // 2
+
+
+def spans_of(message: Message) -> list[dict[str, Any]]:
+    """Every place a redacted value occurs in the real text (the page highlights them by kind), in
+    UTF-16 offsets; longer values first so a name inside a longer name is not highlighted twice."""
+    taken: list[tuple[int, int]] = []
+    out: list[dict[str, Any]] = []
+    for value, kind in sorted(set(message.redacted_spans), key=lambda p: -len(p[0])):
+        if not value:
+            continue
+        start = message.content.find(value)
+        while start >= 0:
+            end = start + len(value)
+            if all(end <= a or start >= b for a, b in taken):
+                taken.append((start, end))
+                out.append({"start": start, "end": end, "kind": kind})
+            start = message.content.find(value, end)
+    text = message.content
+    return [{**span, "start": utf16_offset(text, span["start"]), "end": utf16_offset(text, span["end"])}
+            for span in sorted(out, key=lambda s: s["start"])]
+
+
+def caption_of(message: Message) -> dict[str, Any] | None:
+    if message.role != "assistant":
+        return None
+    caption: dict[str, Any] = {
+        "memory_used": list(message.memory_used or []),
+        "skipped": [{"id": s.id, "reason": s.reason} for s in message.memory_skipped or []],
+        "noted": list(message.memory_noted_ids),
+        "updated": list(message.memory_updated_ids),
+        "noted_count": message.memory_noted,
+        "pending": message.memory_noted_pending,
+    }
+    if message.memory_noted_failed:
+        caption["failed"] = True
+    return caption
+
+
+def message_view(message: Message) -> dict[str, Any]:
+    wire = message.wire
+    if message.role == "user" and message.wire_memory:
+        wire = f"{message.wire_memory}\n\n---\n\n{wire or ''}"
+    return {
+        "id": message.id, "role": message.role, "text": message.content, "created": message.at,
+        "pending": message.pending, "interrupted": message.interrupted, "error": message.error,
+        "draft": is_draft(message), "spans": spans_of(message) if message.role == "user" else [],
+        "wire": wire, "caption": caption_of(message),
+        "tools": [{"name": t.name, "arguments": t.arguments, "wire_arguments": t.wire_arguments,
+                   "wire_result": t.wire_result} for t in message.tool_uses],
+    }
+
+
+def conversation_summary(conv: Conversation) -> dict[str, Any]:
+    last = next((m for m in reversed(conv.messages) if m.content.strip()), None)
+    return {
+        "id": conv.id, "title": conv.title, "space": conv.space, "created": conv.created_at,
+        "updated": conv.updated_at, "messages": len(conv.messages), "mode": conv.vault.mode,
+        "provider_id": conv.provider, "memory_off": conv.memory_off,
+        "preview": (last.content[:120] if last else ""),
+    }
+
+
+def conversation_view(conv: Conversation) -> dict[str, Any]:
+    return {
+        **conversation_summary(conv),
+        "keep": list(conv.revealed_values),
+        "always_mask": [value for value, _ in conv.forced_redactions],
+        "pinned": any(m.role == "user" and m.redactions is not None for m in conv.messages),
+        "message_list": [message_view(m) for m in conv.messages],
+    }
+
+
+def matches(conv: Conversation, text: str) -> bool:
+    """Search by title and by message text, case-insensitively (all local, on real text)."""
+    needle = text.strip().casefold()
+    if not needle:
+        return True
+    return needle in conv.title.casefold() or any(needle in m.content.casefold() for m in conv.messages)

@@ -1,0 +1,89 @@
+# Shared set-up for scripts/test and scripts/serve (sourced, not run). Everything large is cached in
+# $OPENMASQ_CACHE, outside the repo, and verified by sha256. Works on a fresh Debian 12 machine as root
+# with CPython 3.11, node 20 and npm 11.
+# After sourcing: REPO (cwd), OPENMASQ_CACHE, PYTHON; ensure_venv sets VENV.
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+export OPENMASQ_CACHE="${OPENMASQ_CACHE:-${HOME:-/root}/.cache/openmasq}"
+PYTHON="${OPENMASQ_PYTHON:-python3}"
+VENVS_KEPT=3
+NPM_STAMP="node_modules/.openmasq-npm-stamp"
+mkdir -p "$OPENMASQ_CACHE"
+
+step() { printf '\n==> %s\n' "$*"; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+ensure_chromium() {
+  # Debian's security pocket replaces chromium in place, so an exact version pin would soon
+  # stop resolving: the installed version is printed instead.
+  if [ ! -x /usr/bin/chromium ]; then
+    step "installing Debian's chromium and chromium-driver"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      chromium chromium-driver
+  fi
+  echo "chromium $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo '(not from dpkg)')"
+}
+
+ensure_venv() {
+  # Keyed by pyproject.toml: a dependency change builds a new venv; the old ones are pruned.
+  local key pyver
+  key="$(sha256sum pyproject.toml | cut -c1-16)"
+  pyver="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  VENV="$OPENMASQ_CACHE/venv-py$pyver-$key"
+  if [ ! -f "$VENV/.complete" ]; then
+    step "creating $VENV"
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q -e '.[dev]'
+    touch "$VENV/.complete"
+  elif [ "$("$VENV/bin/python" -c 'import openmasq; print(openmasq.__file__)' 2>/dev/null)" \
+         != "$REPO/py/openmasq/__init__.py" ]; then
+    # The venv is shared by every checkout with the same pyproject.toml: point it at this one.
+    step "re-pointing the editable install at $REPO"
+    "$VENV/bin/python" -m pip install -q --no-deps -e .
+  fi
+  touch "$VENV/.complete"
+  find "$OPENMASQ_CACHE" -maxdepth 1 -name 'venv-py*' -type d -printf '%T@ %p\n' \
+    | sort -rn | tail -n +$((VENVS_KEPT + 1)) | cut -d' ' -f2- | xargs -r rm -rf
+  echo "venv $VENV"
+}
+
+npm_stamp() { sha256sum package.json package-lock.json | sha256sum | cut -c1-32; }
+
+ensure_node_modules() {
+  # Always a clean install from the committed lock (the test run's guarantee).
+  step "npm ci --ignore-scripts"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  npm_stamp > "$NPM_STAMP"
+}
+
+ensure_node_modules_quick() {
+  # Skips npm ci when the last one this script ran was from the same package.json and lock.
+  if [ -f "$NPM_STAMP" ] && [ "$(cat "$NPM_STAMP")" = "$(npm_stamp)" ]; then
+    echo "node_modules up to date with package-lock.json"
+  else
+    ensure_node_modules
+  fi
+}
+
+ensure_assets() {
+  step "assets for Pyodide (wheels, patched lock, our wheel)"
+  "$VENV/bin/python" scripts/fetch_assets.py all
+}
+
+ensure_models() {
+  # The model recipes (models/build.py) skip a model whose cached manifest already matches.
+  if [ -f models/build.py ]; then
+    step "model files (models/build.py all)"
+    "$VENV/bin/python" models/build.py all
+  fi
+}
+
+existing() {
+  local path
+  for path in "$@"; do
+    if [ -e "$path" ]; then echo "$path"; fi
+  done
+}

@@ -1,0 +1,225 @@
+// The application shell: boot, the account gate, the navigation and the screens behind it.
+// State that outlives a screen (account, settings, providers) lives here and reaches screens by context.
+import { html, useEffect, useRef, useState, useCallback, createContext, useContext, Comlink } from "./lib.js";
+import { t, initialLang, setLang, lang as currentLang } from "./i18n.js";
+import { Workers, providerOrigins } from "./workers.js";
+import { Icon } from "./components/icons.js";
+import { chatState, emit, resetChatState } from "./store.js";
+import { Toasts, ToastContext, useToasts, errorMessage } from "./components/ui.js";
+import { BootScreen, FatalScreen } from "./screens/boot.js";
+import { AccountsScreen } from "./screens/accounts.js";
+import { ChatScreen } from "./screens/chat.js";
+import { ProvidersScreen } from "./screens/providers.js";
+import { SettingsScreen } from "./screens/settings.js";
+import { AboutScreen } from "./screens/about.js";
+
+export const AppContext = createContext(null);
+export const useApp = () => useContext(AppContext);
+
+const THEME_KEY = "openmasq.theme";
+const THEMES = ["auto", "light", "dark"];
+// Activity is reported at most this often: the idle lock counts in minutes.
+const ACTIVITY_REPORT_MS = 20_000;
+const ACTIVITY_EVENTS = ["pointerdown", "keydown", "wheel", "touchstart"];
+
+export function applyTheme(theme) {
+  const value = THEMES.includes(theme) ? theme : "auto";
+  if (value === "auto") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = value;
+  try { localStorage.setItem(THEME_KEY, value); } catch { /* display preference only */ }
+}
+
+function initialTheme() {
+  try { return localStorage.getItem(THEME_KEY) || "auto"; } catch { return "auto"; }
+}
+
+const ROUTES = [
+  { id: "chat", icon: "chat", label: "nav.chat" },
+  { id: "providers", icon: "plug", label: "nav.providers" },
+  { id: "settings", icon: "gear", label: "nav.settings" },
+  { id: "about", icon: "info", label: "nav.about" },
+];
+
+export function App() {
+  const [phase, setPhase] = useState("boot");
+  const [progress, setProgress] = useState({ stage: "workers" });
+  const [fatal, setFatal] = useState(null);
+  const [accounts, setAccounts] = useState([]);
+  const [account, setAccount] = useState(null);
+  const [settings, setSettings] = useState({});
+  const [providers, setProviders] = useState([]);
+  const [route, setRoute] = useState("chat");
+  const [lockNotice, setLockNotice] = useState("");
+  const [, setLangTick] = useState(currentLang());
+  const toasts = useToasts();
+  const workersRef = useRef(null);
+  const api = workersRef.current?.api;
+
+  const changeLang = useCallback((value) => setLangTick(setLang(value)), []);
+
+  useEffect(() => {
+    setLang(initialLang());
+    applyTheme(initialTheme());
+    boot();
+    return () => workersRef.current?.terminate();
+  }, []);
+
+  async function boot() {
+    const workers = new Workers();
+    workersRef.current = workers;
+    workers.onError = (message) => setFatal(message);
+    try {
+      const { netPort, llmPort } = await workers.start();
+      await workers.api.init(Comlink.transfer({ netPort, llmPort, lang: currentLang() }, [netPort, llmPort]));
+      await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
+      workers.api.setNoticeHandler(Comlink.proxy(onNotice)).catch(() => {});
+      const list = await workers.api.listAccounts();
+      setAccounts(list);
+      const remembered = list.filter((a) => a.remembered);
+      if (list.length === 1 && remembered.length === 1) {
+        try {
+          await workers.api.unlockRemembered(remembered[0].id);
+          await enter(workers.api);
+          return;
+        } catch (err) {
+          console.warn("remembered unlock failed", err);
+        }
+      }
+      setPhase("accounts");
+    } catch (err) {
+      console.error(err);
+      setFatal(errorMessage(err));
+    }
+  }
+
+  function onNotice(notice) {
+    if (notice?.type === "locked") afterLock(t("accounts.autoLocked"));
+    else emit("notice", notice);
+  }
+
+  async function enter(apiRef = api) {
+    const [current, s, provs] = await Promise.all([apiRef.current(), apiRef.getSettings(), apiRef.listProviders()]);
+    setAccount(current);
+    setSettings(s || {});
+    if (s?.lang) changeLang(s.lang);
+    if (s?.theme) applyTheme(s.theme);
+    setProviders(provs || []);
+    setRoute("chat");
+    setLockNotice("");
+    setPhase("main");
+    syncEgress(provs || []);
+  }
+
+  async function syncEgress(provs) {
+    try {
+      await workersRef.current.setEgressOrigins(providerOrigins(provs));
+    } catch (err) {
+      console.warn("egress update failed", err);
+    }
+  }
+
+  async function reloadProviders() {
+    const provs = await api.listProviders();
+    setProviders(provs);
+    await syncEgress(provs);
+    return provs;
+  }
+
+  async function updateSettings(patch) {
+    const next = await api.updateSettings(patch);
+    const merged = next && typeof next === "object" ? next : { ...settings, ...patch };
+    setSettings(merged);
+    if ("lang" in patch) changeLang(patch.lang);
+    if ("theme" in patch) applyTheme(patch.theme);
+    return merged;
+  }
+
+  async function afterLock(notice = "") {
+    resetChatState();
+    setAccount(null);
+    setSettings({});
+    setProviders([]);
+    setLockNotice(notice);
+    try { setAccounts(await workersRef.current.api.listAccounts()); } catch { /* keep the old list */ }
+    setPhase("accounts");
+  }
+
+  async function lock(notice = t("accounts.locked")) {
+    try { await api.lock(); } finally { await afterLock(notice); }
+  }
+
+
+  if (fatal) return html`<${FatalScreen} message=${fatal} />`;
+  if (phase === "boot") return html`<${BootScreen} progress=${progress} />`;
+
+  const ctx = {
+    api, workers: workersRef.current, account, settings, providers, reloadProviders, updateSettings,
+    toast: toasts.push, lock, navigate: setRoute, route, changeLang, syncEgress,
+  };
+
+  return html`<${AppContext.Provider} value=${ctx}>
+    <${ToastContext.Provider} value=${toasts.push}>
+      ${phase === "accounts"
+        ? html`<${AccountsScreen} api=${api} accounts=${accounts} setAccounts=${setAccounts}
+            notice=${lockNotice} onEnter=${() => enter()} changeLang=${changeLang} />`
+        : html`<${Shell} route=${route} setRoute=${setRoute} account=${account} lock=${lock} />`}
+      <${Toasts} toasts=${toasts.toasts} dismiss=${toasts.dismiss} />
+    <//>
+  <//>`;
+}
+
+function Shell({ route, setRoute, account, lock }) {
+  useActivityReports(useApp().api);
+  const screen = {
+    chat: ChatScreen, providers: ProvidersScreen, settings: SettingsScreen, about: AboutScreen,
+  }[route] || ChatScreen;
+  return html`<div class="shell">
+    <a class="skip-link" href="#main">${t("nav.skip")}</a>
+    <nav class="rail" aria-label=${t("nav.main")}>
+      <div class="rail-brand" aria-hidden="true"><${Icon} name="shield" size=${24} /></div>
+      <ul class="rail-items">
+        ${ROUTES.map((r) => html`<li key=${r.id}>
+          <button type="button" class=${`rail-item ${route === r.id ? "active" : ""}`}
+            aria-current=${route === r.id ? "page" : undefined} onClick=${() => setRoute(r.id)}
+            data-route=${r.id}>
+            <${Icon} name=${r.icon} size=${22} /><span>${t(r.label)}</span>
+          </button>
+        </li>`)}
+      </ul>
+      <div class="rail-foot">
+        <button type="button" class="rail-item" onClick=${() => lock()} data-action="lock"
+          title=${t("accounts.menu", { label: account?.label || "" })}>
+          <${Icon} name="lock" size=${22} /><span>${t("accounts.lock")}</span>
+        </button>
+      </div>
+    </nav>
+    <main id="main" class="main" tabindex="-1">
+      <${screen} />
+    </main>
+  </div>`;
+}
+
+/** Reports the user's presence to the worker, which owns the idle lock and the extraction timers:
+ *  pointer and key activity (throttled), and the page being hidden or left. */
+function useActivityReports(api) {
+  useEffect(() => {
+    let last = 0;
+    const report = (kind) => api.activity(kind, chatState.currentId).catch(() => {});
+    const touch = () => {
+      const now = Date.now();
+      if (now - last < ACTIVITY_REPORT_MS) return;
+      last = now;
+      report("activity");
+    };
+    const hidden = () => { if (document.visibilityState === "hidden") report("page_hidden"); else touch(); };
+    const blur = () => report("window_blur");
+    ACTIVITY_EVENTS.forEach((e) => window.addEventListener(e, touch, { passive: true, capture: true }));
+    document.addEventListener("visibilitychange", hidden);
+    window.addEventListener("blur", blur);
+    return () => {
+      ACTIVITY_EVENTS.forEach((e) => window.removeEventListener(e, touch, { capture: true }));
+      document.removeEventListener("visibilitychange", hidden);
+      window.removeEventListener("blur", blur);
+    };
+  }, [api]);
+}

@@ -1,0 +1,139 @@
+// Shared building blocks: modal dialogs (native <dialog>, so focus and Escape behave), confirmations,
+// toasts in a live region, and labelled form fields.
+import { html, useEffect, useLayoutEffect, useRef, useState, createContext, useContext } from "../lib.js";
+import { t } from "../i18n.js";
+import { Icon } from "./icons.js";
+
+let nextId = 0;
+export const uid = (prefix = "id") => `${prefix}-${++nextId}`;
+
+export function useId(prefix) {
+  const ref = useRef(null);
+  if (ref.current === null) ref.current = uid(prefix);
+  return ref.current;
+}
+
+/** A modal dialog shown while mounted; Escape or the close button call onClose. */
+export function Dialog({ title, onClose, children, footer, className = "", labelledBy }) {
+  const ref = useRef(null);
+  const titleId = useId("dlg");
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    const previous = document.activeElement;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => {
+      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
+    };
+  }, []);
+  const cancel = (e) => { e.preventDefault(); onClose?.(); };
+  return html`<dialog ref=${ref} class=${`dialog ${className}`} aria-labelledby=${labelledBy || titleId}
+      onCancel=${cancel}>
+    <div class="dialog-head">
+      <h2 id=${titleId}>${title}</h2>
+      <button type="button" class="icon-button" onClick=${() => onClose?.()} aria-label=${t("common.close")}>
+        <${Icon} name="close" />
+      </button>
+    </div>
+    <div class="dialog-body">${children}</div>
+    ${footer ? html`<div class="dialog-foot">${footer}</div>` : null}
+  </dialog>`;
+}
+
+/** A yes/no confirmation; `danger` styles the confirm button as destructive. */
+export function Confirm({ title, body, confirmLabel, danger, onConfirm, onCancel, children, canConfirm = true }) {
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try { await onConfirm(); } finally { setBusy(false); }
+  };
+  return html`<${Dialog} title=${title} onClose=${onCancel} footer=${html`
+      <button type="button" class="button" onClick=${onCancel}>${t("common.cancel")}</button>
+      <button type="button" class=${`button ${danger ? "danger" : "primary"}`} disabled=${busy || !canConfirm}
+        onClick=${run}>${confirmLabel || t("common.confirm")}</button>`}>
+    ${body ? html`<p>${body}</p>` : null}
+    ${children}
+  <//>`;
+}
+
+// ---- toasts ---------------------------------------------------------------------------------------
+
+export const ToastContext = createContext(() => {});
+export const useToast = () => useContext(ToastContext);
+
+// Long enough to reach the Undo button on a phone; the same six seconds the reference gives a deletion.
+export const UNDO_MS = 6000;
+const TOAST_MS = 3500;
+
+export function useToasts() {
+  const [toasts, setToasts] = useState([]);
+  const push = (message, { action, actionLabel, timeout, onExpire, tone } = {}) => {
+    const id = uid("toast");
+    const ms = timeout ?? (action ? UNDO_MS : TOAST_MS);
+    const toast = { id, message, action, actionLabel, tone };
+    setToasts((list) => [...list.slice(-3), toast]);
+    toast.timer = setTimeout(() => {
+      setToasts((list) => list.filter((x) => x.id !== id));
+      onExpire?.();
+    }, ms);
+    return id;
+  };
+  const dismiss = (id) => setToasts((list) => {
+    const toast = list.find((x) => x.id === id);
+    if (toast) clearTimeout(toast.timer);
+    return list.filter((x) => x.id !== id);
+  });
+  return { toasts, push, dismiss };
+}
+
+export function Toasts({ toasts, dismiss }) {
+  return html`<div class="toasts" role="status" aria-live="polite">
+    ${toasts.map((toast) => html`<div key=${toast.id} class=${`toast ${toast.tone || ""}`}>
+      <span>${toast.message}</span>
+      ${toast.action ? html`<button type="button" class="button small" onClick=${() => {
+        dismiss(toast.id);
+        toast.action();
+      }}>${toast.actionLabel || t("common.undo")}</button>` : null}
+      <button type="button" class="icon-button small" aria-label=${t("common.close")}
+        onClick=${() => dismiss(toast.id)}><${Icon} name="close" size=${16} /></button>
+    </div>`)}
+  </div>`;
+}
+
+// ---- fields ---------------------------------------------------------------------------------------
+
+export function Field({ label, help, error, children, id }) {
+  const helpId = help ? `${id}-help` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    ${children}
+    ${help ? html`<p class="help" id=${helpId}>${help}</p>` : null}
+    ${error ? html`<p class="field-error" id=${errorId} role="alert">${error}</p>` : null}
+  </div>`;
+}
+
+export function describedBy(id, help, error) {
+  return [help ? `${id}-help` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+export function Spinner({ label }) {
+  return html`<span class="spinner" role="progressbar" aria-label=${label || t("common.loading")}></span>`;
+}
+
+/** Runs an async action with a busy flag; returns [run, busy]. */
+export function useBusy() {
+  const [busy, setBusy] = useState(false);
+  const alive = useRef(true);
+  useEffect(() => () => { alive.current = false; }, []);
+  const run = async (fn) => {
+    setBusy(true);
+    try { return await fn(); } finally { if (alive.current) setBusy(false); }
+  };
+  return [run, busy];
+}
+
+export function errorMessage(err) {
+  if (!err) return "";
+  if (typeof err === "string") return err;
+  return err.message || String(err);
+}

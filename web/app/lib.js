@@ -1,0 +1,9 @@
+// The one place that names the vendored libraries (copied by the build from node_modules into vendor/).
+// Every other page module imports from here, so a renamed vendor file is a one-line change.
+export {
+  h, html, render, createContext, useState, useReducer, useEffect, useLayoutEffect, useRef, useMemo,
+  useCallback, useContext,
+} from "../vendor/preact-htm.mjs";
+export * as Comlink from "../vendor/comlink.mjs";
+export { Marked } from "../vendor/marked.esm.js";
+export { default as DOMPurify } from "../vendor/purify.es.mjs";

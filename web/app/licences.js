@@ -1,0 +1,39 @@
+// What the built app ships, with its licence: shown on the About screen. Versions are the pinned ones
+// (package.json, scripts/assets.lock.json, pyproject.toml); update them together.
+
+export const APP = { name: "OpenMasq", version: "0.1.0", licence: "MIT" };
+
+export const LIBRARIES = [
+  { name: "Pyodide", version: "314.0.7", licence: "MPL-2.0", use: { fr: "Python dans le navigateur", en: "Python in the browser" } },
+  { name: "CPython (in Pyodide)", version: "3.14", licence: "PSF-2.0", use: { fr: "Interpréteur Python", en: "Python interpreter" } },
+  { name: "Faker", version: "40.63.0", licence: "MIT", use: { fr: "Faux crédibles", en: "Believable fakes" } },
+  { name: "phonenumberslite", version: "9.0.42", licence: "Apache-2.0", use: { fr: "Numéros de téléphone", en: "Phone numbers" } },
+  { name: "Preact", version: "10", licence: "MIT", use: { fr: "Interface", en: "User interface" } },
+  { name: "htm", version: "3.1.1", licence: "Apache-2.0", use: { fr: "Gabarits de l’interface", en: "Interface templates" } },
+  { name: "marked", version: "18.2.1", licence: "MIT", use: { fr: "Rendu Markdown", en: "Markdown rendering" } },
+  { name: "DOMPurify", version: "3.5.0", licence: "MPL-2.0 OR Apache-2.0", use: { fr: "Nettoyage du HTML", en: "HTML sanitising" } },
+  { name: "Comlink", version: "4.4.2", licence: "Apache-2.0", use: { fr: "Échanges entre processus", en: "Worker messaging" } },
+  { name: "idb-keyval", version: "6.3.0", licence: "Apache-2.0", use: { fr: "Stockage local", en: "Local storage" } },
+  { name: "wllama", version: "3.13.0", licence: "MIT", use: { fr: "Modèle hors ligne (llama.cpp en wasm)", en: "Offline model (llama.cpp in wasm)" } },
+  { name: "llama.cpp", version: "(wllama)", licence: "MIT", use: { fr: "Inférence du modèle hors ligne", en: "Offline model inference" } },
+  { name: "Transformers.js", version: "4.3.2", licence: "Apache-2.0", use: { fr: "Modèles sur l’appareil", en: "On-device models" } },
+  { name: "ONNX Runtime Web", version: "1.31.0-dev", licence: "MIT", use: { fr: "Exécution des modèles ONNX", en: "ONNX model runtime" } },
+  { name: "d3-force", version: "3.0.1", licence: "ISC", use: { fr: "Graphe de la mémoire", en: "Memory graph" } },
+];
+
+export const MODELS = [
+  {
+    name: "SmolLM2-135M-Instruct", by: "Hugging Face TB", licence: "Apache-2.0",
+    use: { fr: "Modèle de conversation hors ligne (petit, local)", en: "Offline chat model (small, local)" },
+  },
+  {
+    name: "multilingual-e5-small", by: "intfloat", licence: "MIT",
+    use: { fr: "Plongements sémantiques de la mémoire", en: "Semantic embeddings for memory" },
+  },
+  {
+    name: "Rampart NER", by: "Arcjet", licence: "CC-BY-4.0",
+    attribution: "Rampart NER model by Arcjet, CC-BY-4.0",
+    link: "https://creativecommons.org/licenses/by/4.0/",
+    use: { fr: "Détection des noms et adresses", en: "Detection of names and addresses" },
+  },
+];

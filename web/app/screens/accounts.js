@@ -1,0 +1,222 @@
+// The account gate: pick, create, unlock (or open a remembered account), and delete accounts.
+import { html, useState, useRef, useEffect } from "../lib.js";
+import { t, formatDate, LANGS, lang } from "../i18n.js";
+import { Icon } from "../components/icons.js";
+import { Confirm, Field, describedBy, useBusy, errorMessage, useToast } from "../components/ui.js";
+import { MIN_PASSPHRASE, strengthLevel } from "../passphrase.js";
+
+export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, changeLang }) {
+  const [view, setView] = useState(accounts.length ? { name: "list" } : { name: "create" });
+  const [deleting, setDeleting] = useState(null);
+  const toast = useToast();
+
+  const refresh = async () => {
+    const list = await api.listAccounts();
+    setAccounts(list);
+    return list;
+  };
+
+  const remove = async () => {
+    await api.deleteAccount(deleting.id);
+    setDeleting(null);
+    toast(t("accounts.deleted"));
+    const list = await refresh();
+    if (!list.length) setView({ name: "create" });
+  };
+
+  return html`<div class="center-screen accounts">
+    <div class="gate-card">
+      <header class="gate-head">
+        <div class="brand"><${Icon} name="shield" size=${32} /><h1>${t("app.name")}</h1></div>
+        <label class="lang-pick">
+          <span class="visually-hidden">${t("settings.language")}</span>
+          <select value=${lang()} onChange=${(e) => changeLang(e.currentTarget.value)}>
+            ${Object.entries(LANGS).map(([code, name]) => html`<option value=${code}>${name}</option>`)}
+          </select>
+        </label>
+      </header>
+      ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
+      ${view.name === "list" ? html`<${AccountList} api=${api} accounts=${accounts} onEnter=${onEnter}
+          onUnlock=${(a) => setView({ name: "unlock", account: a })} onCreate=${() => setView({ name: "create" })}
+          onDelete=${setDeleting} />` : null}
+      ${view.name === "create" ? html`<${CreateAccount} api=${api} onEnter=${onEnter}
+          onCancel=${accounts.length ? () => setView({ name: "list" }) : null} />` : null}
+      ${view.name === "unlock" ? html`<${UnlockAccount} api=${api} account=${view.account} onEnter=${onEnter}
+          onCancel=${() => setView({ name: "list" })} />` : null}
+    </div>
+    ${deleting ? html`<${DeleteAccount} account=${deleting} onConfirm=${remove} onCancel=${() => setDeleting(null)} />` : null}
+  </div>`;
+}
+
+function AccountList({ api, accounts, onEnter, onUnlock, onCreate, onDelete }) {
+  const [run, busy] = useBusy();
+  const [error, setError] = useState("");
+  const open = (account) => run(async () => {
+    setError("");
+    if (!account.remembered) return onUnlock(account);
+    try {
+      await api.unlockRemembered(account.id);
+      await onEnter();
+    } catch (err) {
+      // The device key may have been cleared with the site data: fall back to the passphrase.
+      console.warn(err);
+      onUnlock(account);
+    }
+  });
+  return html`<section aria-labelledby="accounts-title">
+    <h2 id="accounts-title">${t("accounts.title")}</h2>
+    <p class="muted">${t("accounts.intro")}</p>
+    <ul class="account-list">
+      ${accounts.map((a) => html`<li key=${a.id} class="account-row">
+        <button type="button" class="account-open" onClick=${() => open(a)} disabled=${busy}
+          data-account=${a.label}>
+          <span class="avatar" aria-hidden="true">${(a.label || "?").slice(0, 1).toUpperCase()}</span>
+          <span class="account-text">
+            <strong>${a.label}</strong>
+            <span class="muted small">${t("accounts.created", { date: formatDate(a.created) })}${a.remembered
+              ? html` · <span class="badge">${t("accounts.remembered")}</span>` : null}</span>
+          </span>
+          <${Icon} name=${a.remembered ? "chevron" : "lock"} />
+        </button>
+        <button type="button" class="icon-button" onClick=${() => onDelete(a)}
+          aria-label=${`${t("accounts.delete")} — ${a.label}`}><${Icon} name="trash" /></button>
+      </li>`)}
+    </ul>
+    ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
+    <button type="button" class="button primary wide" onClick=${onCreate}>
+      <${Icon} name="plus" />${t("accounts.create")}
+    </button>
+  </section>`;
+}
+
+function StrengthMeter({ value }) {
+  if (!value) return null;
+  const level = strengthLevel(value);
+  return html`<div class="strength" data-level=${level}>
+    <meter min="0" max="4" low="2" high="3" optimum="4" value=${level} aria-hidden="true"></meter>
+    <span class="small">${t("accounts.strength", { level: t(`accounts.strength.${level}`) })}</span>
+  </div>`;
+}
+
+function CreateAccount({ api, onEnter, onCancel }) {
+  const [label, setLabel] = useState("");
+  const [pass, setPass] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [remember, setRemember] = useState(false);
+  const [errors, setErrors] = useState({});
+  const [run, busy] = useBusy();
+  const first = useRef(null);
+  useEffect(() => first.current?.focus(), []);
+
+  const submit = (e) => {
+    e.preventDefault();
+    const found = {};
+    if (!label.trim()) found.label = t("accounts.labelRequired");
+    if (pass.length < MIN_PASSPHRASE) found.pass = t("accounts.tooShort", { n: MIN_PASSPHRASE });
+    else if (pass !== confirm) found.confirm = t("accounts.mismatch");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    run(async () => {
+      try {
+        await api.createAccount(label.trim(), pass, remember);
+        await onEnter();
+      } catch (err) {
+        setErrors({ form: errorMessage(err) });
+      }
+    });
+  };
+
+  return html`<form class="stack" onSubmit=${submit} aria-labelledby="create-title" novalidate>
+    <h2 id="create-title">${t("accounts.createTitle")}</h2>
+    <p class="muted">${t("accounts.intro")}</p>
+    <${Field} id="acct-label" label=${t("accounts.label")} error=${errors.label}>
+      <input id="acct-label" ref=${first} value=${label} onInput=${(e) => setLabel(e.currentTarget.value)}
+        placeholder=${t("accounts.labelPlaceholder")} autocomplete="username" maxlength="60"
+        aria-invalid=${errors.label ? "true" : undefined} aria-describedby=${describedBy("acct-label", "", errors.label)} />
+    <//>
+    <${Field} id="acct-pass" label=${t("accounts.passphrase")} help=${t("accounts.passphraseHelp")} error=${errors.pass}>
+      <input id="acct-pass" type="password" value=${pass} onInput=${(e) => setPass(e.currentTarget.value)}
+        autocomplete="new-password" aria-invalid=${errors.pass ? "true" : undefined}
+        aria-describedby=${describedBy("acct-pass", true, errors.pass)} />
+      <${StrengthMeter} value=${pass} />
+    <//>
+    <${Field} id="acct-confirm" label=${t("accounts.passphraseConfirm")} error=${errors.confirm}>
+      <input id="acct-confirm" type="password" value=${confirm} onInput=${(e) => setConfirm(e.currentTarget.value)}
+        autocomplete="new-password" aria-invalid=${errors.confirm ? "true" : undefined}
+        aria-describedby=${describedBy("acct-confirm", "", errors.confirm)} />
+    <//>
+    <${RememberBox} checked=${remember} onChange=${setRemember} id="acct-remember" />
+    ${errors.form ? html`<p class="field-error" role="alert">${errors.form}</p>` : null}
+    <div class="row end">
+      ${onCancel ? html`<button type="button" class="button" onClick=${onCancel}>${t("common.cancel")}</button>` : null}
+      <button type="submit" class="button primary" disabled=${busy}>
+        ${busy ? t("accounts.creating") : t("accounts.create")}
+      </button>
+    </div>
+  </form>`;
+}
+
+function RememberBox({ checked, onChange, id }) {
+  return html`<div class="check">
+    <input type="checkbox" id=${id} checked=${checked} onChange=${(e) => onChange(e.currentTarget.checked)}
+      aria-describedby=${`${id}-help`} />
+    <label for=${id}>${t("accounts.remember")}</label>
+    <p class="help" id=${`${id}-help`}>${t("accounts.rememberHelp")}</p>
+  </div>`;
+}
+
+function UnlockAccount({ api, account, onEnter, onCancel }) {
+  const [pass, setPass] = useState("");
+  const [remember, setRemember] = useState(Boolean(account.remembered));
+  const [error, setError] = useState("");
+  const [run, busy] = useBusy();
+  const input = useRef(null);
+  useEffect(() => input.current?.focus(), []);
+
+  const submit = (e) => {
+    e.preventDefault();
+    if (!pass) return;
+    run(async () => {
+      setError("");
+      try {
+        await api.unlock(account.id, pass, remember);
+      } catch (err) {
+        const wrong = err?.name === "WrongPassphrase" || /WrongPassphrase/.test(String(err?.message || err));
+        setError(wrong ? t("accounts.wrongPassphrase") : errorMessage(err));
+        setPass("");
+        input.current?.focus();
+        return;
+      }
+      await onEnter();
+    });
+  };
+
+  return html`<form class="stack" onSubmit=${submit} aria-labelledby="unlock-title">
+    <h2 id="unlock-title">${t("accounts.unlockTitle", { label: account.label })}</h2>
+    <input type="text" class="visually-hidden" autocomplete="username" value=${account.label} readonly tabindex="-1"
+      aria-hidden="true" />
+    <${Field} id="unlock-pass" label=${t("accounts.passphrase")} error=${error}>
+      <input id="unlock-pass" ref=${input} type="password" value=${pass} autocomplete="current-password"
+        onInput=${(e) => setPass(e.currentTarget.value)} aria-invalid=${error ? "true" : undefined}
+        aria-describedby=${describedBy("unlock-pass", "", error)} />
+    <//>
+    <${RememberBox} checked=${remember} onChange=${setRemember} id="unlock-remember" />
+    <div class="row end">
+      <button type="button" class="button" onClick=${onCancel}>${t("common.back")}</button>
+      <button type="submit" class="button primary" disabled=${busy || !pass}>
+        ${busy ? t("accounts.unlocking") : t("accounts.unlock")}
+      </button>
+    </div>
+  </form>`;
+}
+
+function DeleteAccount({ account, onConfirm, onCancel }) {
+  const [typed, setTyped] = useState("");
+  return html`<${Confirm} title=${t("accounts.deleteTitle", { label: account.label })} body=${t("accounts.deleteBody")}
+      confirmLabel=${t("accounts.delete")} danger onConfirm=${onConfirm} onCancel=${onCancel}
+      canConfirm=${typed.trim() === account.label.trim()}>
+    <${Field} id="delete-type" label=${t("accounts.deleteType", { label: account.label })}>
+      <input id="delete-type" value=${typed} onInput=${(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
+    <//>
+  <//>`;
+}

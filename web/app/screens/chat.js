@@ -1,0 +1,386 @@
+// The chat: the conversation list (a drawer on phones), the messages with their streaming reply,
+// the composer, the provider picker and the per-conversation settings.
+import { html, useEffect, useRef, useState, useCallback, Comlink } from "../lib.js";
+import { t } from "../i18n.js";
+import { useApp } from "../app.js";
+import { Icon } from "../components/icons.js";
+import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui.js";
+import { ConversationList } from "../components/convlist.js";
+import { Message, ErrorNote } from "../components/message.js";
+import { bus, chatState, emit, markStreaming } from "../store.js";
+
+const SEARCH_DEBOUNCE_MS = 200;
+// Within this many pixels of the bottom the view follows a streaming reply; further up, the user is reading.
+const STICK_PX = 80;
+const PHONE_QUERY = "(max-width: 760px)";
+
+function splitLines(text) {
+  return text.split("\n").map((s) => s.trim()).filter(Boolean);
+}
+
+function useChatChanges() {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    let frame = 0;
+    const on = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => { frame = 0; setTick((x) => x + 1); });
+    };
+    bus.addEventListener("chat-changed", on);
+    return () => { bus.removeEventListener("chat-changed", on); cancelAnimationFrame(frame); };
+  }, []);
+}
+
+export function ChatScreen() {
+  const { api, providers, settings, toast } = useApp();
+  const [query, setQuery] = useState("");
+  const [items, setItems] = useState([]);
+  const [currentId, setCurrentId] = useState(chatState.currentId);
+  const [conv, setConv] = useState(null);
+  const [drawer, setDrawer] = useState(false);
+  const [showSettings, setShowSettings] = useState(false);
+  const [loadError, setLoadError] = useState("");
+  const searchRef = useRef(null);
+  const convRef = useRef(null);
+  convRef.current = conv;
+  useChatChanges();
+
+  const loadList = useCallback(async (text = query) => {
+    const list = await api.listConversations(text);
+    setItems(list);
+    return list;
+  }, [api, query]);
+
+  const refresh = useCallback(async (id) => {
+    try {
+      const view = await api.getConversation(id);
+      if (chatState.currentId === id) setConv(view);
+      return view;
+    } catch (err) {
+      if (chatState.currentId === id) { setConv(null); setLoadError(errorMessage(err)); }
+      return null;
+    }
+  }, [api]);
+
+  const open = useCallback(async (id) => {
+    const previous = chatState.currentId;
+    if (previous && previous !== id) api.activity("left_conversation", previous).catch(() => {});
+    chatState.currentId = id;
+    setCurrentId(id);
+    setLoadError("");
+    setDrawer(false);
+    if (id) await refresh(id);
+    else setConv(null);
+  }, [api, refresh]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => loadList(query).catch(() => {}), query ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  useEffect(() => {
+    (async () => {
+      const list = await loadList("");
+      const wanted = chatState.currentId && list.some((c) => c.id === chatState.currentId)
+        ? chatState.currentId : list[0]?.id || null;
+      await open(wanted);
+    })().catch((err) => setLoadError(errorMessage(err)));
+    const onNotice = (e) => {
+      const notice = e.detail || {};
+      if (notice.type === "memory" && notice.conversation_id === chatState.currentId) refresh(notice.conversation_id);
+    };
+    bus.addEventListener("notice", onNotice);
+    return () => bus.removeEventListener("notice", onNotice);
+  }, []);
+
+  // Opening the drawer moves focus into it; Escape closes it.
+  useEffect(() => {
+    if (!drawer) return undefined;
+    searchRef.current?.focus();
+    const onKey = (e) => { if (e.key === "Escape") setDrawer(false); };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [drawer]);
+
+  const create = async () => {
+    const view = await api.createConversation({ title: "" });
+    setQuery("");
+    await loadList("");
+    chatState.currentId = view.id;
+    setCurrentId(view.id);
+    setConv(view);
+    setDrawer(false);
+    return view;
+  };
+
+  const rename = async (c, title) => {
+    await api.renameConversation(c.id, title);
+    await loadList();
+    if (c.id === chatState.currentId) await refresh(c.id);
+  };
+
+  const remove = async (c) => {
+    await api.deleteConversation(c.id);
+    chatState.live.delete(c.id);
+    chatState.drafts.delete(c.id);
+    const list = await loadList();
+    if (c.id === chatState.currentId) await open(list[0]?.id || null);
+    toast(t("chat.deleted", { title: c.title || t("chat.untitled") }), {
+      actionLabel: t("common.undo"),
+      action: async () => {
+        await api.undoDelete(c.id);
+        await loadList();
+        await open(c.id);
+      },
+    });
+  };
+
+  const runTurn = async (id, text, start) => {
+    const state = { text, saved: null, reply: "", error: null, streaming: true };
+    chatState.live.set(id, state);
+    markStreaming();
+    emit("chat-changed");
+    const onEvent = Comlink.proxy((event) => {
+      if (event.type === "saved") state.saved = event.message;
+      else if (event.type === "delta") state.reply += event.text;
+      else if (event.type === "done") state.done = event.message;
+      else if (event.type === "error") state.error = event;
+      emit("chat-changed");
+    });
+    try {
+      await start(onEvent);
+    } catch (err) {
+      state.error = { kind: err?.name === "Busy" ? "busy" : "unknown", message: errorMessage(err) };
+    }
+    state.streaming = false;
+    markStreaming();
+    const view = await refresh(id);
+    await loadList().catch(() => {});
+    if (state.error && state.error.kind !== "aborted") {
+      const inConversation = view?.message_list?.some((m) => m.role === "user" && m.text === text);
+      if (!inConversation && text && !chatState.drafts.get(id)) chatState.drafts.set(id, text);
+      chatState.live.set(id, { error: state.error, streaming: false });
+    } else {
+      chatState.live.delete(id);
+    }
+    emit("chat-changed");
+  };
+
+  const send = async (text) => {
+    let id = chatState.currentId;
+    if (!id) id = (await create()).id;
+    chatState.drafts.delete(id);
+    await runTurn(id, text, (onEvent) => api.send(id, text, onEvent));
+  };
+
+  const retry = async () => {
+    const id = chatState.currentId;
+    if (!id) return;
+    chatState.live.delete(id);
+    await runTurn(id, "", (onEvent) => api.retry(id, onEvent));
+  };
+
+  const stop = () => { if (chatState.currentId) api.stop(chatState.currentId).catch(() => {}); };
+
+  const changeProvider = async (providerId) => {
+    if (!conv) return;
+    setConv(await api.updateConversation(conv.id, { provider_id: providerId }));
+  };
+
+  const live = currentId ? chatState.live.get(currentId) : null;
+  const phone = typeof matchMedia === "function" && matchMedia(PHONE_QUERY).matches;
+
+  return html`<div class=${`chat ${drawer ? "drawer-open" : ""}`}>
+    <aside class="chat-side" aria-label=${t("chat.conversations")} inert=${phone && !drawer ? true : undefined}>
+      <${ConversationList} items=${items} currentId=${currentId} query=${query} setQuery=${setQuery}
+        onOpen=${open} onNew=${create} onRename=${rename} onDelete=${remove} searchRef=${searchRef}
+        onClose=${phone ? () => setDrawer(false) : null} />
+    </aside>
+    <div class="drawer-backdrop" onClick=${() => setDrawer(false)} aria-hidden="true"></div>
+    <section class="chat-main" aria-label=${conv?.title || t("chat.new")}>
+      <header class="chat-head">
+        <button type="button" class="icon-button drawer-toggle" onClick=${() => setDrawer(true)}
+          aria-label=${t("chat.openList")} aria-expanded=${drawer ? "true" : "false"}>
+          <${Icon} name="menu" /></button>
+        <h1 class="chat-title">${conv ? conv.title || t("chat.untitled") : t("app.name")}</h1>
+        ${conv ? html`<${ProviderPicker} providers=${providers} value=${conv.provider_id || settings.default_provider || "local"}
+            onChange=${changeProvider} />
+          <button type="button" class="icon-button" onClick=${() => setShowSettings(true)} aria-label=${t("chat.settings")}
+            data-action="conversation-settings"><${Icon} name="sliders" /></button>` : null}
+      </header>
+      <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} />
+      <${Composer} key=${currentId || "none"} convId=${currentId} streaming=${Boolean(live?.streaming)}
+        onSend=${send} onStop=${stop} />
+    </section>
+    ${showSettings && conv ? html`<${ConversationSettings} conv=${conv} onClose=${() => setShowSettings(false)}
+        onSaved=${(view) => { setConv(view); loadList(); }} />` : null}
+  </div>`;
+}
+
+function ProviderPicker({ providers, value, onChange }) {
+  return html`<label class="provider-pick">
+    <span class="visually-hidden">${t("chat.provider")}</span>
+    <select value=${value} onChange=${(e) => onChange(e.currentTarget.value)} data-testid="provider-picker">
+      ${providers.map((p) => html`<option value=${p.id}>${p.kind === "local" ? t("providers.localName") : p.label}${
+        p.model && p.kind !== "local" ? ` · ${p.model}` : ""}</option>`)}
+    </select>
+  </label>`;
+}
+
+function MessageList({ conv, live, onRetry, loadError }) {
+  const ref = useRef(null);
+  const stick = useRef(true);
+  const messages = conv?.message_list || [];
+  const extra = [];
+  if (live && (live.streaming || live.done)) {
+    const savedInList = live.saved && messages.some((m) => m.id === live.saved.id);
+    if (live.saved && !savedInList) extra.push(live.saved);
+    else if (!live.saved && live.text) extra.push({ id: "pending-user", role: "user", text: live.text, spans: [] });
+    if (!live.error || live.reply) {
+      extra.push({ id: "pending-reply", role: "assistant", text: live.reply, streaming: live.streaming });
+    }
+  }
+  const all = [...messages, ...extra];
+  const last = messages[messages.length - 1];
+
+  useEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => { stick.current = true; }, [conv?.id]);
+
+  const onScroll = (e) => {
+    const el = e.currentTarget;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+  };
+  const liveError = live?.error && live.error.kind !== "aborted" && !live.streaming ? live.error : null;
+  // The error the send reported, unless the saved reply already carries it (then it shows there, with
+  // the worker's detail) or the message was kept as a draft.
+  const lastCarries = last && (last.error || last.draft);
+  const retryFor = (m) => ((!live || liveError) && m === last && (m.role === "assistant" || m.draft) ? onRetry : null);
+
+  return html`<div class="messages" ref=${ref} onScroll=${onScroll} role="log" aria-live="polite"
+      aria-relevant="additions" data-testid="messages">
+    ${loadError ? html`<p class="inline-error" role="alert">${loadError}</p>` : null}
+    ${!all.length ? html`<div class="empty-chat">
+        <${Icon} name="shield" size=${40} />
+        <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
+      </div>` : null}
+    ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)}
+        onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && liveError ? liveError : null} />`)}
+    ${liveError && !lastCarries ? html`<${ErrorNote} error=${liveError} onRetry=${onRetry} />` : null}
+  </div>`;
+}
+
+function Composer({ convId, streaming, onSend, onStop }) {
+  const { api } = useApp();
+  const key = convId || "";
+  const [text, setText] = useState(chatState.drafts.get(key) || "");
+  const ref = useRef(null);
+  const lastActivity = useRef(0);
+  useEffect(() => {
+    // A failed send may put its text back after this composer was created.
+    const sync = () => {
+      const draft = chatState.drafts.get(key);
+      if (draft && !ref.current?.value) setText(draft);
+    };
+    bus.addEventListener("chat-changed", sync);
+    return () => bus.removeEventListener("chat-changed", sync);
+  }, [key]);
+  const update = (value) => {
+    setText(value);
+    if (value) chatState.drafts.set(key, value);
+    else chatState.drafts.delete(key);
+    // Typing is activity for the idle lock and the extraction scheduler; once every 20 s is plenty.
+    const now = Date.now();
+    if (now - lastActivity.current > 20_000) {
+      lastActivity.current = now;
+      api.activity("activity", convId || null).catch(() => {});
+    }
+  };
+  const submit = (e) => {
+    e?.preventDefault();
+    const value = text.trim();
+    if (!value || streaming) return;
+    update("");
+    onSend(value);
+    ref.current?.focus();
+  };
+  const onKeyDown = (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !matchMedia(PHONE_QUERY).matches) submit(e);
+  };
+  return html`<form class="composer" onSubmit=${submit}>
+    <label for="composer-input" class="visually-hidden">${t("chat.composer")}</label>
+    <textarea id="composer-input" ref=${ref} rows="1" value=${text} placeholder=${t("chat.composerPlaceholder")}
+      onInput=${(e) => update(e.currentTarget.value)} onKeyDown=${onKeyDown} aria-describedby="composer-hint"></textarea>
+    <span id="composer-hint" class="visually-hidden">${t("chat.enterHint")}</span>
+    ${streaming
+      ? html`<button type="button" class="button stop" onClick=${onStop} data-action="stop">
+          <${Icon} name="stop" /><span>${t("chat.stop")}</span></button>`
+      : html`<button type="submit" class="button primary send" disabled=${!text.trim()} data-action="send">
+          <${Icon} name="send" /><span>${t("chat.send")}</span></button>`}
+  </form>`;
+}
+
+function ConversationSettings({ conv, onClose, onSaved }) {
+  const { api } = useApp();
+  const toast = useToast();
+  const [mode, setMode] = useState(conv.mode || "fake");
+  const [memoryOff, setMemoryOff] = useState(Boolean(conv.memory_off));
+  const [alwaysMask, setAlwaysMask] = useState((conv.always_mask || []).join("\n"));
+  const [keep, setKeep] = useState((conv.keep || []).join("\n"));
+  const [space, setSpace] = useState(conv.space || "");
+  const [error, setError] = useState("");
+  const [run, busy] = useBusy();
+  const save = (e) => {
+    e.preventDefault();
+    run(async () => {
+      const patch = { memory_off: memoryOff, always_mask: splitLines(alwaysMask), keep: splitLines(keep),
+        space: space.trim() || null };
+      if (!conv.pinned && mode !== conv.mode) patch.mode = mode;
+      try {
+        onSaved(await api.updateConversation(conv.id, patch));
+        toast(t("convsettings.saved"));
+        onClose();
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+    });
+  };
+  return html`<${Dialog} title=${t("convsettings.title")} onClose=${onClose}>
+    <form class="stack" onSubmit=${save} id="conv-settings-form">
+      <fieldset class="field" disabled=${conv.pinned}>
+        <legend>${t("convsettings.mode")}</legend>
+        ${["fake", "token"].map((m) => html`<div class="radio" key=${m}>
+          <input type="radio" id=${`mode-${m}`} name="mode" value=${m} checked=${mode === m}
+            onChange=${() => setMode(m)} />
+          <label for=${`mode-${m}`}>${t(`convsettings.mode.${m}`)}</label>
+        </div>`)}
+        ${conv.pinned ? html`<p class="help">${t("convsettings.modePinned")}</p>` : null}
+      </fieldset>
+      <div class="check">
+        <input type="checkbox" id="memory-off" checked=${memoryOff} onChange=${(e) => setMemoryOff(e.currentTarget.checked)}
+          aria-describedby="memory-off-help" />
+        <label for="memory-off">${t("convsettings.memoryOff")}</label>
+        <p class="help" id="memory-off-help">${t("convsettings.memoryOffHelp")}</p>
+      </div>
+      <${Field} id="always-mask" label=${t("convsettings.alwaysMask")} help=${t("convsettings.alwaysMaskHelp")}>
+        <textarea id="always-mask" rows="3" value=${alwaysMask} onInput=${(e) => setAlwaysMask(e.currentTarget.value)}
+          aria-describedby="always-mask-help"></textarea>
+      <//>
+      <${Field} id="keep" label=${t("convsettings.keep")} help=${t("convsettings.keepHelp")}>
+        <textarea id="keep" rows="3" value=${keep} onInput=${(e) => setKeep(e.currentTarget.value)}
+          aria-describedby="keep-help"></textarea>
+      <//>
+      <${Field} id="space" label=${t("convsettings.space")} help=${t("convsettings.spaceHelp")}>
+        <input id="space" value=${space} onInput=${(e) => setSpace(e.currentTarget.value)} maxlength="60"
+          aria-describedby="space-help" />
+      <//>
+      ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
+      <div class="row end">
+        <button type="button" class="button" onClick=${onClose}>${t("common.cancel")}</button>
+        <button type="submit" class="button primary" disabled=${busy}>${t("common.save")}</button>
+      </div>
+    </form>
+  <//>`;
+}

@@ -1,0 +1,113 @@
+// Spawns the module workers, wires their MessagePorts (pwa-plan.md, "Worker protocol"), registers the
+// service worker, and keeps net-worker's egress policy in step with the configured providers.
+import { Comlink } from "./lib.js";
+
+const workerUrl = (name) => new URL(`../worker/${name}`, import.meta.url);
+// The service worker answers an egress update before the net-worker restarts; past this the page
+// restarts anyway (the new worker then keeps the previous policy, and a send reports "blocked").
+const SW_ACK_TIMEOUT_MS = 3000;
+// On the very first visit the service worker must take control before net-worker starts, or its
+// script would be fetched without the widened policy. Past this the page starts it uncontrolled.
+const SW_CONTROL_TIMEOUT_MS = 8000;
+
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+  return navigator.serviceWorker
+    .register(new URL("../sw.js", import.meta.url), { type: "classic" })
+    .catch((err) => {
+      console.warn("service worker registration failed", err);
+      return null;
+    });
+}
+
+function waitForController(timeoutMs) {
+  if (!("serviceWorker" in navigator) || navigator.serviceWorker.controller) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); resolve(); };
+    const timer = setTimeout(done, timeoutMs);
+    navigator.serviceWorker.addEventListener("controllerchange", done, { once: true });
+  });
+}
+
+function tellServiceWorker(message) {
+  const controller = navigator.serviceWorker?.controller;
+  if (!controller) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => { channel.port1.close(); resolve(false); }, SW_ACK_TIMEOUT_MS);
+    channel.port1.onmessage = () => { clearTimeout(timer); channel.port1.close(); resolve(true); };
+    controller.postMessage(message, [channel.port2]);
+  });
+}
+
+export function originOf(url) {
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export class Workers {
+  constructor() {
+    this.py = null;
+    this.api = null;
+    this.net = null;
+    this.llm = null;
+    this.origins = [];
+    this.told = false; // whether the service worker acknowledged this.origins
+    this.onError = () => {};
+  }
+
+  async start() {
+    const registration = registerServiceWorker();
+    this.py = new Worker(workerUrl("py-worker.js"), { type: "module", name: "py-worker" });
+    this.py.addEventListener("error", (e) => this.onError(e.message || "py-worker failed to load"));
+    this.api = Comlink.wrap(this.py);
+    this.llm = new Worker(workerUrl("llm-worker.js"), { type: "module", name: "llm-worker" });
+    const llmChannel = new MessageChannel();
+    this.llm.postMessage({ type: "port", port: llmChannel.port2 }, [llmChannel.port2]);
+    await registration;
+    await waitForController(SW_CONTROL_TIMEOUT_MS);
+    const netPort = this.spawnNet();
+    // A service worker that takes control later (first visit, or a new build) does not know the origins
+    // yet, and the running net-worker was fetched without them: tell it, then fetch net-worker again.
+    navigator.serviceWorker?.addEventListener("controllerchange", () => this.rewire().catch(() => {}));
+    return { netPort, llmPort: llmChannel.port1 };
+  }
+
+  async rewire() {
+    if (!this.api) return;
+    this.told = await tellServiceWorker({ type: "egress-origins", origins: this.origins });
+    const port = this.spawnNet();
+    await this.api.setNetPort(Comlink.transfer(port, [port]));
+  }
+
+  /** A fresh net-worker (fetching its script again, so it gets the current policy) and the py-worker's end. */
+  spawnNet() {
+    if (this.net) this.net.terminate();
+    this.net = new Worker(workerUrl("net-worker.js"), { type: "module", name: "net-worker" });
+    const channel = new MessageChannel();
+    this.net.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
+    return channel.port1;
+  }
+
+  /** Tells the service worker which provider origins net-worker may reach, then restarts net-worker. */
+  async setEgressOrigins(origins) {
+    const wanted = [...new Set(origins.filter(Boolean))].sort();
+    if (wanted.join(" ") === this.origins.join(" ") && this.told) return false;
+    this.origins = wanted;
+    await this.rewire();
+    return true;
+  }
+
+  terminate() {
+    for (const w of [this.py, this.net, this.llm]) w?.terminate();
+  }
+}
+
+/** The http(s) origins of the remote providers (the bundled model needs none). */
+export function providerOrigins(providers) {
+  return providers.filter((p) => p.kind !== "local" && !p.local).map((p) => originOf(p.base_url)).filter(Boolean);
+}

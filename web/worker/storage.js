@@ -1,0 +1,301 @@
+// Encrypted per-account storage for py-worker (pwa-plan.md, "Worker protocol").
+//
+// - A registry database `openmasq-accounts` lists the accounts: id, label, creation time, the PBKDF2
+//   salt and iteration count, the data key wrapped by the passphrase key, and whether a device key
+//   exists. Nothing in it is secret without the passphrase.
+// - One database per account, `openmasq-acct-<id>`: store `records` (key -> AES-GCM iv||ciphertext
+//   of a UTF-8 text) and store `keys` (the non-extractable device key and the data key it wraps,
+//   when the user chose "remember on this device").
+// - The data key is random (AES-GCM 256). Unwrapped, it is non-extractable and lives only in this
+//   worker's memory until lock(). The record key is bound to each ciphertext as additional data,
+//   so a ciphertext moved to another record (or another account) does not decrypt.
+// Nothing is written to localStorage; nothing here logs.
+
+const REGISTRY_DB = "openmasq-accounts";
+const ACCOUNT_DB_PREFIX = "openmasq-acct-";
+// OWASP's 2023 figure for PBKDF2-HMAC-SHA256; 80-120 ms on the machines we measured (toolchain.md).
+export const PBKDF2_ITERATIONS = 600_000;
+const SALT_BYTES = 16;
+const IV_BYTES = 12; // AES-GCM's standard nonce size; a fresh random one for every write
+const DEVICE_KEY = "device-key";
+const DEVICE_WRAPPED = "device-wrapped";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class WrongPassphrase extends Error {
+  constructor() {
+    super("Wrong passphrase: nothing was decrypted.");
+    this.name = "WrongPassphrase";
+  }
+}
+
+export class StorageError extends Error {
+  constructor(name, message) {
+    super(message);
+    this.name = name;
+  }
+}
+
+// ---------------------------------------------------------------- IndexedDB in promises
+
+function request(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function openDatabase(name, stores) {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(name, 1);
+    req.onupgradeneeded = () => {
+      for (const store of stores) {
+        if (!req.result.objectStoreNames.contains(store)) req.result.createObjectStore(store);
+      }
+    };
+    req.onsuccess = () => {
+      const db = req.result;
+      // Another tab deleting this account's database: let it, this connection is done.
+      db.onversionchange = () => db.close();
+      resolve(db);
+    };
+    req.onerror = () => reject(req.error);
+    req.onblocked = () => reject(new StorageError("Blocked", `${name} is held open by an older version`));
+  });
+}
+
+async function transact(db, store, mode, work) {
+  const tx = db.transaction(store, mode);
+  const done = new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error || new StorageError("Aborted", "storage transaction aborted"));
+    tx.onerror = () => reject(tx.error);
+  });
+  const result = await work(tx.objectStore(store));
+  await done;
+  return result;
+}
+
+const get = (db, store, key) => transact(db, store, "readonly", (s) => request(s.get(key)));
+const put = (db, store, key, value) => transact(db, store, "readwrite", (s) => request(s.put(value, key)));
+const del = (db, store, key) => transact(db, store, "readwrite", (s) => request(s.delete(key)));
+const allKeys = (db, store) => transact(db, store, "readonly", (s) => request(s.getAllKeys()));
+const allValues = (db, store) => transact(db, store, "readonly", (s) => request(s.getAll()));
+
+function deleteDatabase(name) {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase(name);
+    req.onsuccess = () => resolve();
+    req.onerror = () => reject(req.error);
+    // Blocked: another connection is open; the deletion completes once it closes (onversionchange).
+  });
+}
+
+// ---------------------------------------------------------------- crypto
+
+const randomBytes = (count) => crypto.getRandomValues(new Uint8Array(count));
+
+function randomId() {
+  return Array.from(randomBytes(8), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function passphraseKey(passphrase, salt, iterations) {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(passphrase), "PBKDF2", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations },
+    material,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["wrapKey", "unwrapKey"],
+  );
+}
+
+async function wrap(dataKey, wrappingKey, label) {
+  const iv = randomBytes(IV_BYTES);
+  const sealed = await crypto.subtle.wrapKey("raw", dataKey, wrappingKey,
+    { name: "AES-GCM", iv, additionalData: encoder.encode(label) });
+  return joined(iv, new Uint8Array(sealed));
+}
+
+// The data key comes back non-extractable: once unwrapped it can encrypt and decrypt, never leave.
+async function unwrap(sealed, wrappingKey, label) {
+  return crypto.subtle.unwrapKey("raw", sealed.subarray(IV_BYTES), wrappingKey,
+    { name: "AES-GCM", iv: sealed.subarray(0, IV_BYTES), additionalData: encoder.encode(label) },
+    { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+}
+
+function joined(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+const recordLabel = (accountId, key) => `openmasq/${accountId}/record/${key}`;
+const passphraseLabel = (accountId) => `openmasq/${accountId}/passphrase`;
+const deviceLabel = (accountId) => `openmasq/${accountId}/device`;
+
+// ---------------------------------------------------------------- the storage
+
+export class Storage {
+  constructor() {
+    this.registry = null;
+    this.account = null; // {id, label, db, key} while unlocked
+  }
+
+  async _registry() {
+    if (!this.registry) this.registry = await openDatabase(REGISTRY_DB, ["accounts"]);
+    return this.registry;
+  }
+
+  async _entry(id) {
+    const entry = await get(await this._registry(), "accounts", id);
+    if (!entry) throw new StorageError("NotFound", `no account ${id}`);
+    return entry;
+  }
+
+  async listAccounts() {
+    const entries = await allValues(await this._registry(), "accounts");
+    return entries
+      .map((e) => ({ id: e.id, label: e.label, created: e.created, remembered: Boolean(e.remembered) }))
+      .sort((a, b) => a.created - b.created);
+  }
+
+  current() {
+    return this.account ? { id: this.account.id, label: this.account.label } : null;
+  }
+
+  /** A new account, unlocked. */
+  async createAccount(label, passphrase, remember = false) {
+    if (typeof passphrase !== "string" || passphrase.length === 0) {
+      throw new StorageError("BadRequest", "a passphrase is required");
+    }
+    this.lock();
+    const id = randomId();
+    const salt = randomBytes(SALT_BYTES);
+    // Extractable only for the two wraps below; the copy kept in memory is re-imported non-extractable.
+    const fresh = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
+    const wrappingKey = await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS);
+    const wrapped = await wrap(fresh, wrappingKey, passphraseLabel(id));
+    const entry = { id, label: String(label || "").trim() || "Compte", created: Date.now(), salt,
+      iterations: PBKDF2_ITERATIONS, wrapped, remembered: false };
+    const db = await openDatabase(ACCOUNT_DB_PREFIX + id, ["records", "keys"]);
+    if (remember) {
+      await this._rememberDevice(db, fresh, id);
+      entry.remembered = true;
+    }
+    await put(await this._registry(), "accounts", id, entry);
+    const key = await unwrap(wrapped, wrappingKey, passphraseLabel(id));
+    this.account = { id, label: entry.label, db, key };
+    return { id, label: entry.label, created: entry.created, remembered: entry.remembered };
+  }
+
+  /** Unlocks with the passphrase; `remember` adds (true) or removes (false) the device key. */
+  async unlock(id, passphrase, remember = false) {
+    this.lock();
+    const entry = await this._entry(id);
+    const wrappingKey = await passphraseKey(String(passphrase ?? ""), entry.salt, entry.iterations);
+    let key;
+    try {
+      key = await unwrap(entry.wrapped, wrappingKey, passphraseLabel(id));
+    } catch {
+      throw new WrongPassphrase(); // the GCM tag did not verify: nothing was decrypted
+    }
+    const db = await openDatabase(ACCOUNT_DB_PREFIX + id, ["records", "keys"]);
+    if (remember && !entry.remembered) {
+      // Wrapping needs an extractable copy: unwrap once more, extractable, only for this.
+      const copy = await crypto.subtle.unwrapKey("raw", entry.wrapped.subarray(IV_BYTES), wrappingKey,
+        { name: "AES-GCM", iv: entry.wrapped.subarray(0, IV_BYTES), additionalData: encoder.encode(passphraseLabel(id)) },
+        { name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
+      await this._rememberDevice(db, copy, id);
+    } else if (!remember && entry.remembered) {
+      await del(db, "keys", DEVICE_KEY);
+      await del(db, "keys", DEVICE_WRAPPED);
+    }
+    if (Boolean(remember) !== Boolean(entry.remembered)) {
+      await put(await this._registry(), "accounts", id, { ...entry, remembered: Boolean(remember) });
+    }
+    this.account = { id, label: entry.label, db, key };
+    return this.current();
+  }
+
+  /** Unlocks with the device key kept by "remember on this device". */
+  async unlockRemembered(id) {
+    this.lock();
+    const entry = await this._entry(id);
+    const db = await openDatabase(ACCOUNT_DB_PREFIX + id, ["records", "keys"]);
+    const deviceKey = await get(db, "keys", DEVICE_KEY);
+    const sealed = await get(db, "keys", DEVICE_WRAPPED);
+    if (!entry.remembered || !deviceKey || !sealed) {
+      db.close();
+      throw new StorageError("NotRemembered", "this device does not remember the account: enter the passphrase");
+    }
+    const key = await unwrap(sealed, deviceKey, deviceLabel(id));
+    this.account = { id, label: entry.label, db, key };
+    return this.current();
+  }
+
+  async _rememberDevice(db, dataKey, id) {
+    // Non-extractable: IndexedDB keeps the key object, but nothing can ever read its bytes out.
+    const deviceKey = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["wrapKey", "unwrapKey"]);
+    await put(db, "keys", DEVICE_KEY, deviceKey);
+    await put(db, "keys", DEVICE_WRAPPED, await wrap(dataKey, deviceKey, deviceLabel(id)));
+  }
+
+  /** Forgets the key: nothing can be decrypted until the next unlock. */
+  lock() {
+    if (this.account) {
+      this.account.db.close();
+      this.account = null;
+    }
+  }
+
+  async deleteAccount(id) {
+    if (this.account?.id === id) this.lock();
+    await this._entry(id);
+    await del(await this._registry(), "accounts", id);
+    await deleteDatabase(ACCOUNT_DB_PREFIX + id);
+  }
+
+  async renameAccount(id, label) {
+    const entry = await this._entry(id);
+    await put(await this._registry(), "accounts", id, { ...entry, label: String(label).trim() || entry.label });
+    if (this.account?.id === id) this.account.label = String(label).trim() || entry.label;
+  }
+
+  _open() {
+    if (!this.account) throw new StorageError("Locked", "no account is unlocked");
+    return this.account;
+  }
+
+  /** The records of the unlocked account, as py-worker's Python side uses them (text values). */
+  records() {
+    const account = this._open();
+    const still = () => {
+      if (this.account !== account) throw new StorageError("Locked", "the account was locked");
+      return account;
+    };
+    return {
+      get: async (key) => {
+        const { db, key: dataKey, id } = still();
+        const sealed = await get(db, "records", key);
+        if (sealed === undefined) return undefined;
+        const plain = await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: sealed.subarray(0, IV_BYTES), additionalData: encoder.encode(recordLabel(id, key)) },
+          dataKey, sealed.subarray(IV_BYTES));
+        return decoder.decode(plain);
+      },
+      put: async (key, text) => {
+        const { db, key: dataKey, id } = still();
+        const iv = randomBytes(IV_BYTES);
+        const sealed = await crypto.subtle.encrypt(
+          { name: "AES-GCM", iv, additionalData: encoder.encode(recordLabel(id, key)) }, dataKey, encoder.encode(text));
+        await put(db, "records", key, joined(iv, new Uint8Array(sealed)));
+      },
+      delete: async (key) => {
+        await del(still().db, "records", key);
+      },
+      keys: async () => (await allKeys(still().db, "records")).map(String),
+    };
+  }
+}
