@@ -1,0 +1,38 @@
+"""Linear-time checks without wall-clock limits: the CPU time on a tenth of the input against the
+whole, measured in the same run (a busy machine or Pyodide slows both sides alike)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+# Linear work gives a ratio near 10, quadratic work near 100. Measured on CPython 3.11 and in
+# Pyodide: 7-14 for the detectors here; the cap leaves room for noise on tiny small-side times.
+MAX_RATIO = 30.0
+# Below this the small side is mostly timer noise: it counts as this much.
+MIN_SMALL_SECONDS = 0.005
+
+
+def cpu_seconds(work: Callable[[str], object], text: str) -> float:
+    start = time.process_time()
+    work(text)
+    return time.process_time() - start
+
+
+def tenth_of(text: str) -> str:
+    """The first tenth of a hostile text, which repeats a short unit: the same shape, 10x smaller."""
+    return text[: max(1, len(text) // 10)]
+
+
+def scaling_ratio(work: Callable[[str], object], text: str, small_text: str | None = None) -> float:
+    """CPU time on `text` over CPU time on a text 10x smaller of the same shape (by default its
+    first tenth; best of three for the small side)."""
+    small_text = tenth_of(text) if small_text is None else small_text
+    small = min(cpu_seconds(work, small_text) for _ in range(3))
+    large = cpu_seconds(work, text)
+    return large / max(small, MIN_SMALL_SECONDS)
+
+
+def assert_linear(work: Callable[[str], object], text: str, small_text: str | None = None) -> None:
+    ratio = scaling_ratio(work, text, small_text)
+    assert ratio < MAX_RATIO, f"10x the input took {ratio:.1f}x the CPU time"
