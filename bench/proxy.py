@@ -1,8 +1,11 @@
 """Added latency of the redacting proxy: one scripted loopback upstream, reached directly and
 through `openmasq proxy` in the same run, with ~2 kB prompts from our corpus.
 
-    /work/devvenv/bin/python bench/proxy.py [--requests 200] [--streams 30] [--ttft-ms 150]
-"""
+    /work/devvenv/bin/python bench/proxy.py [--requests 200] [--streams 30] [--ttft-ms 150] [--conversations 12]
+
+The main rows send all-different prompts without a session (nothing to reuse). A separate row
+replays multi-turn conversations the way chat clients send them: the whole history every turn,
+under one session header, so the proxy's per-session detection cache is measured apart."""
 
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ from test_proxy_upstream import (  # noqa: E402
 
 from openmasq.chat.codecs import TextDelta, openai  # noqa: E402
 from openmasq.proxy.masking import redact_body  # noqa: E402
+from openmasq.proxy.sessions import SESSION_HEADER  # noqa: E402
 from openmasq.redact import RedactOptions, Restorer, Vault  # noqa: E402
 from openmasq.redact.evaluate import parse_jsonl  # noqa: E402
 
@@ -45,6 +49,9 @@ PROMPT_CHARS = 2048
 ADDED_P95_TARGET_MS = 10.0
 TTFT_RATIO_TARGET = 1.1
 HOP_PROMPT = "Bonjour."  # nothing to redact: what is left is the proxy's HTTP stack
+TURNS = 8  # turns per replayed conversation
+SYSTEM_PROMPT = ("You are the assistant of a small consultancy. Answer in the user's language, briefly, and keep "
+                 "names, figures and dates exactly as given.")
 
 
 def prompts(count: int, seed: int = 7) -> list[str]:
@@ -143,25 +150,65 @@ def time_to_first_token(client: httpx.Client, base: str, prompt: str) -> float:
     return first * 1000
 
 
+def conversations(count: int, seed: int = 13) -> list[list[str]]:
+    """User turns of ~500 chars (corpus messages), TURNS per conversation, all different."""
+    texts = [r.text for r in parse_jsonl(CORPUS.read_text("utf-8"))]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        turns = []
+        for _ in range(TURNS):
+            pieces: list[str] = []
+            while sum(len(p) + 1 for p in pieces) < PROMPT_CHARS // 4:
+                pieces.append(rng.choice(texts))
+            turns.append(" ".join(pieces))
+        out.append(turns)
+    return out
+
+
+def replay_conversation(client: httpx.Client, base: str, proxied: str, turns: list[str], session: str,
+                        ) -> tuple[list[float], list[float], list[int]]:
+    """One conversation, turn by turn, its whole history in every request (as chat clients do),
+    sent directly and through the proxy under one session; the history holds the replies the
+    client got through the proxy."""
+    messages: list[dict[str, str]] = [{"role": "system", "content": SYSTEM_PROMPT}]
+    direct, through, sizes = [], [], []
+    for turn in turns:
+        messages.append({"role": "user", "content": turn})
+        body = {"model": "scripted", "messages": messages}
+        sizes.append(sum(len(m["content"]) for m in messages))
+        start = time.perf_counter()
+        client.post(f"{base}/chat/completions", json=body).raise_for_status()
+        direct.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        response = client.post(f"{proxied}/chat/completions", json=body, headers={SESSION_HEADER: session})
+        through.append((time.perf_counter() - start) * 1000)
+        response.raise_for_status()
+        messages.append({"role": "assistant", "content": response.json()["choices"][0]["message"]["content"]})
+    return direct, through, sizes
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
-def engine_alone(bodies: list[str]) -> tuple[list[float], list[float]]:
+def engine_alone(bodies: list[str]) -> tuple[list[float], list[float], list[float]]:
     """The engine's share, in this process on the same bodies (a fresh vault each): redacting
     the request, and compiling the restorer of the vault it leaves (re's cache purged, as for
-    a vault the proxy has not seen before)."""
-    redaction, compile_ = [], []
+    a vault the proxy has not seen before). The redaction's CPU time too: on a busy machine the
+    wall time also counts the other processes' turns on the cores."""
+    redaction, compile_, cpu = [], [], []
     for prompt in bodies:
         body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": prompt}]}
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         masked = redact_body("openai", body, Vault.new(), RedactOptions())
         redaction.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
         re.purge()
         start = time.perf_counter()
         Restorer(masked.vault)
         compile_.append((time.perf_counter() - start) * 1000)
-    return redaction, compile_
+    return redaction, compile_, cpu
 
 
 def main() -> None:
@@ -171,6 +218,8 @@ def main() -> None:
     parser.add_argument("--ttft-ms", type=float, default=150.0,
                         help="the scripted model's time to first token (default 150 ms, a fast local model)")
     parser.add_argument("--token-ms", type=float, default=10.0, help="time between streamed pieces (default 10)")
+    parser.add_argument("--conversations", type=int, default=12,
+                        help=f"multi-turn conversations replayed ({TURNS} turns each, history re-sent; default 12)")
     args = parser.parse_args()
 
     bodies, refused = accepted(prompts(args.requests))
@@ -198,15 +247,21 @@ def main() -> None:
                 for prompt in stream_bodies:
                     ttft_direct.append(time_to_first_token(client, upstream.base_url, prompt))
                     ttft_through.append(time_to_first_token(client, proxied, prompt))
+                multi: tuple[list[float], list[float], list[int]] = ([], [], [])
+                for n, turns in enumerate(conversations(args.conversations)):
+                    for collected, got in zip(multi, replay_conversation(client, upstream.base_url, proxied, turns,
+                                                                         f"bench-{n}"), strict=True):
+                        collected.extend(got)  # type: ignore[arg-type]
         finally:
             process.terminate()
             process.wait(timeout=20)
     hop = [t - d for d, t in zip(hop_direct, hop_through, strict=True)]
     report(args, bodies, direct, through, engine_alone(bodies), hop, ttft_direct, ttft_through)
+    report_conversations(*multi)
 
 
 def report(args: argparse.Namespace, bodies: list[str], direct: list[float], through: list[float],
-           engine: tuple[list[float], list[float]], hop: list[float], ttft_direct: list[float],
+           engine: tuple[list[float], list[float], list[float]], hop: list[float], ttft_direct: list[float],
            ttft_through: list[float]) -> None:
     size = statistics.mean(len(json.dumps({"messages": [{"role": "user", "content": b}]}).encode()) for b in bodies)
     chars = statistics.mean(len(b) for b in bodies)
@@ -219,8 +274,9 @@ def report(args: argparse.Namespace, bodies: list[str], direct: list[float], thr
         d, p = percentile(direct, q), percentile(through, q)
         rows[q] = p - d
         print(f"{f'latency p{q} (ms)':28}{d:10.1f}{p:10.1f}{p - d:10.1f}")
-    for label, values in (("redaction", engine[0]), ("restorer compile", engine[1])):
-        print(f"{'  of which ' + label:28}{'':20}{percentile(values, 50):6.1f} / {percentile(values, 95):.1f}"
+    for label, values in (("  of which redaction", engine[0]), ("    its CPU time", engine[2]),
+                          ("  of which restorer compile", engine[1])):
+        print(f"{label:28}{'':20}{percentile(values, 50):6.1f} / {percentile(values, 95):.1f}"
               "  (p50 / p95, engine alone on the same bodies)")
     print(f"{'  of which the HTTP hop':28}{'':20}{percentile(hop, 50):6.1f} / {percentile(hop, 95):.1f}"
           f"  (p50 / p95, added on {len(hop)} requests of {HOP_PROMPT!r})")
@@ -234,6 +290,23 @@ def report(args: argparse.Namespace, bodies: list[str], direct: list[float], thr
           f" ({rows[95]:.1f} ms)")
     print(f"target TTFT ratio <= {TTFT_RATIO_TARGET:g}: {'MET' if ratio <= TTFT_RATIO_TARGET else 'NOT MET'}"
           f" ({ratio:.3f})")
+
+
+
+def report_conversations(direct: list[float], through: list[float], sizes: list[int]) -> None:
+    if not direct:
+        return
+    added = [t - d for d, t in zip(direct, through, strict=True)]
+    print()
+    print(f"multi-turn ({len(direct) // TURNS} conversations x {TURNS} turns, whole history re-sent under a session "
+          f"header: {statistics.mean(sizes) / 1000:.1f}k chars per request on average, "
+          f"{max(sizes) / 1000:.1f}k at most)")
+    for q in (50, 95):
+        d, p = percentile(direct, q), percentile(through, q)
+        print(f"{f'latency p{q} (ms)':28}{d:10.1f}{p:10.1f}{p - d:10.1f}")
+    last = [a for i, a in enumerate(added) if i % TURNS == TURNS - 1]
+    print(f"{'  last turns only':28}{'':20}{statistics.median(last):6.1f} / {max(last):.1f}"
+          f"  (p50 / max of proxied - direct, on the {len(last)} requests with the longest history)")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,22 @@
 """The fast paths of the redaction engine's hot spots give exactly what their plain versions
 give: folding by str.translate, accent stripping, word splitting of the name and organisation
-detectors, the vault copy and the restorer's scan for keys. Each plain version is written out
-here as the reference."""
+detectors, the vault copy, the restorer's scan for keys, the fakes' shape helpers and seeds, and
+the cache of detections. Each plain version is written out here as the reference."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import random
 import re
 import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openmasq.redact import names, orgs
+from openmasq.redact import RedactOptions, SpanCache, names, orgs, pseudonymise
+from openmasq.redact.fakes import _shape
+from openmasq.redact.prf import seeded_rng
 from openmasq.redact.restore import Restorer, _elision_lengths
 from openmasq.redact.text import ZERO_WIDTH, FoldedText, _fold_runs, _fold_runs_slowly, fold, strip_accents
 from openmasq.redact.vault import Vault
@@ -191,3 +196,84 @@ def test_the_restorers_candidate_scan_finds_what_a_position_by_position_scan_fin
     folded = FoldedText(reply).folded
     fpos = min(start, len(folded))
     assert restorer._next_match(folded, fpos) == _next_match_position_by_position(restorer, folded, fpos)
+
+
+# --- the fakes' shape helpers and seeds ----------------------------------------------------------------
+
+
+def _fold_key_char_by_char(value: str) -> str:
+    return "".join(ch for ch in strip_accents(value).casefold() if ch.isalnum())
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXTS)
+def test_the_fakes_fold_key_by_regex_equals_keeping_alnum_characters_one_by_one(text):
+    assert _shape.fold_key(text) == _fold_key_char_by_char(text)
+
+
+# Titlecase letters ("ǅ") are where the whole-string and per-character case tests part ways.
+CASES = st.lists(st.sampled_from([*"aAzZéÉ ǅǈᾈ-'09_ßİ", "Dupont", "DUPONT", "dupont"]) | st.characters(),
+                 max_size=12).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(CASES)
+def test_a_parts_casing_style_equals_the_per_character_reading(part):
+    assert _shape._part_style(part) == _shape._part_style_slowly(part)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30), st.text(max_size=30), st.integers(min_value=0, max_value=20))
+def test_a_seed_is_the_hmac_of_the_plain_hmac_object(purpose, value, attempt):
+    key = "ab" * 32
+    message = "\x1f".join((purpose, value, str(attempt))).encode("utf-8")
+    reference = random.Random(int.from_bytes(hmac.new(bytes.fromhex(key), message, hashlib.sha256).digest(), "big"))
+    assert seeded_rng(key, purpose, value, attempt).random() == reference.random()
+
+
+# --- the cache of detections ---------------------------------------------------------------------------
+
+TURNS = [
+    "Bonjour, je suis Marie Dupont (marie.dupont@karl-studio.fr), de Karl Studio SAS à Lyon.",
+    "Rappelle Jean Martin au 06 12 34 56 78 avant jeudi, IBAN FR76 3000 6000 0112 3456 7890 189.",
+    "Thanks, John Smith from Brightwave Ltd will call Marie Dupont tomorrow.",
+    "Rien à masquer ici.",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(TURNS), min_size=1, max_size=10), st.sampled_from(["fake", "token"]))
+def test_a_conversation_redacted_with_its_detection_cache_equals_one_redacted_without(history, mode):
+    """A client re-sends its history: with the cache, every pass gives the text and the vault
+    that a pass detecting everything again gives."""
+    options = RedactOptions(mode=mode)
+    cache = SpanCache()
+    plain = cached = Vault.new("ef" * 32)
+    for text in history:
+        without = pseudonymise(text, plain, options)
+        with_cache = pseudonymise(text, cached, options, cache=cache)
+        assert (with_cache.text, with_cache.replacements) == (without.text, without.replacements)
+        assert with_cache.vault.to_json() == without.vault.to_json()
+        plain, cached = without.vault, with_cache.vault
+    assert len(cache) == len(set(history))
+
+
+def test_the_detection_cache_keeps_at_most_its_characters_and_drops_the_least_recently_used():
+    cache = SpanCache(max_chars=len(TURNS[0]) + len(TURNS[1]))
+    options = RedactOptions()
+    first = cache.spans(TURNS[0], options)
+    cache.spans(TURNS[2], options)
+    assert cache.spans(TURNS[0], options) == first  # used again: now the most recent
+    cache.spans(TURNS[1], options)  # over the bound: TURNS[2] goes
+    assert cache.chars <= cache.max_chars
+    assert len(cache) == 2 and (options, TURNS[2]) not in cache._spans and (options, TURNS[0]) in cache._spans
+
+
+def test_the_detection_cache_keeps_options_apart():
+    cache = SpanCache()
+    text = "Écris à Marie Dupont chez Karl Studio SAS."
+    spans = cache.spans(text, RedactOptions())
+    assert any(span.kind == "person" for span in spans)
+    # The same text with names switched off is detected again, not served from the first entry.
+    assert not any(span.kind == "person" for span in cache.spans(text, RedactOptions(categories=(("name", False),))))
+    assert len(cache) == 2

@@ -78,6 +78,23 @@ def test_without_a_session_header_each_request_has_its_own_vault(proxy, upstream
     assert len(proxy.proxy.sessions) == 0
 
 
+def test_a_session_detects_a_re_sent_history_once_and_masks_it_as_before(proxy, upstream, clock):
+    first = {"role": "user", "content": "Écris à Marie Dupont (marie.dupont@karl-studio.fr) de Karl Studio SAS."}
+    chat(proxy, openai_body(first), **session("conv"))
+    masked_first = upstream.received[0].json()["messages"][0]["content"]
+    cache = proxy.proxy.sessions.get("conv").spans
+    assert len(cache) == 1
+    reply = {"role": "assistant", "content": "C'est fait pour Marie Dupont."}
+    chat(proxy, openai_body(first, reply, {"role": "user", "content": "Merci, et rappelle Jean Martin."}),
+         **session("conv"))
+    assert upstream.received[1].json()["messages"][0]["content"] == masked_first  # from the cache, same fakes
+    assert len(cache) == 3  # the re-sent turn was not stored again
+    clock.now += IDLE_SECONDS + 1
+    chat(proxy, openai_body({"role": "user", "content": "Bonjour"}), **session("other"))
+    assert "conv" not in proxy.proxy.sessions  # its detections went with it
+    assert len(proxy.proxy.sessions.get("conv").spans) == 0
+
+
 def test_a_session_is_evicted_after_an_hour_of_silence_and_not_before(proxy, upstream, clock):
     chat(proxy, openai_body(), **session("old"))
     clock.now += IDLE_SECONDS - 1

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..redact import Vault
+from ..redact import SpanCache, Vault
 from .masking import Restorers
 
 SESSION_HEADER = "x-openmasq-session"
@@ -32,6 +32,8 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     named: bool = True  # False: a one-request vault (no session header)
     restorers: Restorers | None = None  # those of the last vault state, kept while it does not change
+    # The detections of the texts this conversation sent (bounded; evicted with the session).
+    spans: SpanCache = field(default_factory=SpanCache)
 
     def restorers_for(self, vault: Vault) -> Restorers:
         """Restorers for `vault`: the session's last ones when the request added no value

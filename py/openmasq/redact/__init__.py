@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .apply import RedactionError, Replacement
 from .options import Forced, OptionsError, RedactOptions
-from .pseudonymise import Redaction, pseudonymise
+from .pseudonymise import Redaction, SpanCache, pseudonymise
 from .replay import replay_for_model
 from .restore import Restorer, restore, restore_args
 from .spans import Span
@@ -21,6 +21,7 @@ __all__ = [
     "Replacement",
     "Restorer",
     "Span",
+    "SpanCache",
     "StreamRestorer",
     "Vault",
     "VaultError",

@@ -10,6 +10,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import fakes
 from .kinds import category_of
@@ -49,10 +50,17 @@ def counts_as_occurrence(real: str, surface: str) -> bool:
         return True
     words = real.split()
     if len(words) == 1:
-        if len(real) < 4 or any(ch.isdigit() for ch in real):
+        if len(real) < 4 or has_digit(real):
             return False
         return any(ch.isupper() for ch in surface)
-    return not any(ch.isdigit() for ch in real) or fold(surface) == fold(real)
+    return not has_digit(real) or fold(surface) == fold(real)
+
+
+@lru_cache(maxsize=65536)
+def has_digit(value: str) -> bool:
+    """Whether any character is a digit (str.isdigit: superscripts and circled digits too). Each
+    vault value is asked once per message of every request, the whole history re-sent."""
+    return any(ch.isdigit() for ch in value)
 
 
 def substitution_table(vault: Vault, excluded: frozenset[str]) -> dict[str, tuple[str, str]]:
@@ -126,7 +134,7 @@ def _exact_occurrences(text: str, table: dict[str, tuple[str, str]]) -> list[Rep
 def _variant_occurrences(folded: FoldedText, table: dict[str, tuple[str, str]], vault: Vault) -> list[Replacement]:
     by_fold: dict[str, str] = {}
     for real in sorted(table, key=lambda v: (-len(v), v)):
-        if len(real) >= 4 and not any(ch.isdigit() for ch in real):
+        if len(real) >= 4 and not has_digit(real):
             by_fold.setdefault(fold(real), real)
     out: list[Replacement] = []
     for real in by_fold.values():
@@ -218,7 +226,7 @@ def check_nothing_left(output: str, reps: list[Replacement], reals: Iterable[str
     folded = FoldedText(output)
     for real in values:
         found = find_exact(output, real)
-        if len(real) >= 4 and not any(ch.isdigit() for ch in real):
+        if len(real) >= 4 and not has_digit(real):
             found += [(s, e) for s, e in folded.find_all(real) if counts_as_occurrence(real, output[s:e])]
         for start, end in found:
             if not _inside(start, end, regions, starts):

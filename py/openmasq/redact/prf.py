@@ -3,7 +3,6 @@ shifted by a salt (reference 12 item 20: one known pair would reveal such a salt
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import random
 
@@ -11,5 +10,7 @@ import random
 def seeded_rng(key_hex: str, purpose: str, value: str, attempt: int) -> random.Random:
     """A generator determined by (key, purpose, value, attempt) and unpredictable without the key."""
     message = "\x1f".join((purpose, value, str(attempt))).encode("utf-8")
-    digest = hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).digest()
+    # hmac.digest: the one-shot form of hmac.new(...).digest(), same bytes, without the object.
+    digest = hmac.digest(bytes.fromhex(key_hex), message, "sha256")
     return random.Random(int.from_bytes(digest, "big"))
+

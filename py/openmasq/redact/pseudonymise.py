@@ -5,6 +5,7 @@ replaced by the returned one when the whole pass succeeded."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .allocate import allocate
@@ -32,13 +33,55 @@ class Redaction:
         return {rep.substitute: rep.value for rep in self.replacements}
 
 
-def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None) -> Redaction:
-    """Replace every sensitive value of `text`; `vault` is not modified (see Redaction.vault)."""
+# A conversation's history is re-sent with every turn (chat APIs are stateless), so the same
+# texts come back again and again: their detection is kept, up to this many characters of text
+# per cache (about 100 turns of 2 kB messages; the spans take less room than their texts).
+SPAN_CACHE_CHARS = 256_000
+
+
+class SpanCache:
+    """The spans detected in texts already seen, least recently used first out. Detection reads
+    only the text and the options, never the vault, so a cached result is the one a new pass
+    would find; allocation, substitution and the final check still run on every pass."""
+
+    def __init__(self, max_chars: int = SPAN_CACHE_CHARS) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
+        self._spans: OrderedDict[tuple[RedactOptions, str], tuple[Span, ...]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    def spans(self, text: str, options: RedactOptions) -> list[Span]:
+        key = (options, text)
+        found = self._spans.get(key)
+        if found is not None:
+            self._spans.move_to_end(key)
+            return list(found)
+        spans = detect_spans(text, options)
+        if len(text) <= self.max_chars:
+            self._spans[key] = tuple(spans)
+            self.chars += len(text)
+            while self.chars > self.max_chars:
+                (_, oldest), _ = self._spans.popitem(last=False)
+                self.chars -= len(oldest)
+        return spans
+
+
+def detect_spans(text: str, options: RedactOptions) -> list[Span]:
+    """The spans a pass replaces: every admitted candidate, overlaps resolved."""
+    return resolve_overlaps(admitted(gather(text, options), text, options))
+
+
+def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, *,
+                 cache: SpanCache | None = None) -> Redaction:
+    """Replace every sensitive value of `text`; `vault` is not modified (see Redaction.vault).
+    `cache`: the conversation's detections of texts it has seen (see SpanCache)."""
     options = options or RedactOptions()
     working = vault.copy()
     if working.mode is None:
         working.mode = options.mode
-    spans = resolve_overlaps(admitted(gather(text, options), text, options))
+    spans = cache.spans(text, options) if cache is not None else detect_spans(text, options)
     substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang)
     planned = [_planned(span, text, substitutes[span]) for span in spans]
     excluded = _excluded_categories(options)

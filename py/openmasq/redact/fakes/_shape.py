@@ -22,13 +22,16 @@ _CODAS = "lnrs"
 
 T = TypeVar("T")
 _WORD_PARTS = re.compile(r"[^\s\-]+|[\s\-]+")
+# What str.isalnum() rejects, one character at a time: the regex's word class is exactly the
+# characters isalnum() accepts plus the underscore (both read the same Unicode property).
+_NOT_ALNUM = re.compile(r"[\W_]+")
 _RETRIES = 12
 
 
 def fold_key(value: str) -> str:
     """What must differ between a real value and its fake: letters and digits, ignoring case,
     accents and separators (a fake equal up to spacing or capitals would leak the value)."""
-    return "".join(ch for ch in strip_accents(value).casefold() if ch.isalnum())
+    return _NOT_ALNUM.sub("", strip_accents(value).casefold())
 
 
 def distinct(real: str, rng: random.Random, make: Callable[[random.Random], str]) -> str:
@@ -152,6 +155,18 @@ def scramble_word(value: str, rng: random.Random) -> str:
 
 
 def _part_style(part: str) -> str:
+    if not part.isascii():
+        return _part_style_slowly(part)
+    # In ASCII (no titlecase letters) str.isupper()/islower() of the whole part read exactly as
+    # the per-character test: no letter of the other case, and at least one cased letter.
+    if part.isupper():
+        return "upper" if sum(1 for ch in part if ch.isalpha()) > 1 else "title"
+    if part.islower():
+        return "lower"
+    return "title" if any(ch.isalpha() for ch in part) else ""
+
+
+def _part_style_slowly(part: str) -> str:
     cased = [ch for ch in part if ch.isupper() or ch.islower()]
     if not cased:
         return ""
