@@ -22,6 +22,7 @@ from ..memory.search import (
 )
 from ..memory.select import MemoryIndex, Selection, forced_for_text, select_memory, to_redact_forced
 from ..redact import Forced, RedactOptions, StreamRestorer, Vault, pseudonymise, replay_for_model, restore_args
+from ..redact.spans import Span
 from .codecs import (
     ChatRequest,
     Done,
@@ -92,6 +93,9 @@ class SendInput:
     temperature: float | None = None
     index: MemoryIndex | None = None
     semantic: Semantic | None = None
+    # Spans given from outside for `text` only (the on-device NER model, through redact/ner_merge.py): offsets
+    # on `text`, so they join the typed text's redaction and no other pass (memory block, history, tools).
+    text_spans: tuple[Span, ...] = ()
 
 
 @dataclass
@@ -368,7 +372,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     block, vault = redact_memory_block(select(inp, options), conv.vault.copy(), options)
     try:
         history = replay_history(history_source, vault, options)
-        redaction = pseudonymise(inp.text, vault, named_in_typed_text(inp, options))
+        redaction = pseudonymise(inp.text, vault, replace(named_in_typed_text(inp, options), spans=inp.text_spans))
     except Exception as error:  # fail closed: nothing is yielded
         return _blocked(conv, user, type(error).__name__)
     vault = redaction.vault

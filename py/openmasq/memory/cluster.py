@@ -16,6 +16,8 @@ from .select import MemoryIndex
 # 0.910-0.914; two different people with template-like facts measured 0.945.
 CLUSTER_MIN_SIM = 0.92
 PERSON_PAIR_MIN_SIM = 0.95
+Bars = tuple[float, float]  # (any pair, two people)
+REFERENCE_BARS: Bars = (CLUSTER_MIN_SIM, PERSON_PAIR_MIN_SIM)
 
 TONE_OF: dict[Category, str] = {"personne": "violet", "organisation": "sky", "projet": "lime", "autre": "amber"}
 
@@ -47,9 +49,10 @@ def graph_cards(store: MemoryStore) -> list[Card]:
 
 # --- edges and clusters -------------------------------------------------------------------------
 
-def strong_edges(cards: Sequence[Card], edges: Iterable[Edge]) -> list[Edge]:
+def strong_edges(cards: Sequence[Card], edges: Iterable[Edge], *, bars: Bars = REFERENCE_BARS) -> list[Edge]:
     """Similarity edges above the bar (0.95 when both cards are people), each pair once with its
-    best cosine, strongest first; unknown ids and self-pairs dropped."""
+    best cosine, strongest first; unknown ids and self-pairs dropped. `bars` (any pair, two people):
+    the semantic tier passes the ones calibrated for its model (memory/semantic.py)."""
     by_id = {card.id: card for card in cards}
     order = {card.id: i for i, card in enumerate(cards)}
     best: dict[tuple[str, str], float] = {}
@@ -58,13 +61,13 @@ def strong_edges(cards: Sequence[Card], edges: Iterable[Edge]) -> list[Edge]:
             continue
         pair = (a, b) if order[a] < order[b] else (b, a)
         best[pair] = max(similarity, best.get(pair, -math.inf))
-    kept = [(a, b, sim) for (a, b), sim in best.items() if sim >= _bar(by_id[a], by_id[b])]
+    kept = [(a, b, sim) for (a, b), sim in best.items() if sim >= _bar(by_id[a], by_id[b], bars)]
     return sorted(kept, key=lambda e: (-e[2], order[e[0]], order[e[1]]))
 
 
-def _bar(a: Card, b: Card) -> float:
+def _bar(a: Card, b: Card, bars: Bars = REFERENCE_BARS) -> float:
     both_people = a.category == "personne" and b.category == "personne"
-    return PERSON_PAIR_MIN_SIM if both_people else CLUSTER_MIN_SIM
+    return bars[1] if both_people else bars[0]
 
 
 def mention_links(cards: Sequence[Card]) -> list[tuple[str, str]]:
@@ -81,13 +84,14 @@ class Cluster:
 
 
 def build_clusters(
-    cards: Sequence[Card], edges: Iterable[Edge], *, links: Iterable[tuple[str, str]] | None = None
+    cards: Sequence[Card], edges: Iterable[Edge], *, links: Iterable[tuple[str, str]] | None = None,
+    bars: Bars = REFERENCE_BARS,
 ) -> list[Cluster]:
     """Union-find over strong edges and mention links (mentions ignore thresholds: a manager's
     card naming an employee groups them); groups of 2 or more, largest first."""
     order = {card.id: i for i, card in enumerate(cards)}
     by_id = {card.id: card for card in cards}
-    strong = strong_edges(cards, edges)
+    strong = strong_edges(cards, edges, bars=bars)
     mentions = mention_links(cards) if links is None else [p for p in links if p[0] in order and p[1] in order]
     parent = {card.id: card.id for card in cards}
     for a, b, _ in strong:
@@ -164,14 +168,15 @@ def clustered_graph(
     profile: str = "",
     *,
     previous: Mapping[str, tuple[float, float]] | None = None,
+    bars: Bars = REFERENCE_BARS,
 ) -> Graph:
     """Core, an optional profile hub, one hub per cluster with its leaves ringed around it,
     singletons on an outer ring tethered to the core; strong semantic edges dashed, mention
     links plain."""
     by_id = {card.id: card for card in cards}
     links = mention_links(cards)
-    strong = strong_edges(cards, edges)
-    clusters = build_clusters(cards, strong, links=links)
+    strong = strong_edges(cards, edges, bars=bars)
+    clusters = build_clusters(cards, strong, links=links, bars=bars)
     hubs: list[tuple[Node, list[Card]]] = []
     if profile.strip():
         hubs.append((_node(PROFILE_ID, "profile", "profile", "amber"), []))

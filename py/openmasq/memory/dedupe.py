@@ -4,7 +4,7 @@ cleanup run on every memory change. Cards are indexed by key and token: no quadr
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -128,10 +128,12 @@ def _surface_pairs(cards: Sequence[Card]) -> list[tuple[Card, Card]]:
 
 
 def merge_suggestions(store: MemoryStore, edges: Iterable[Edge] = (), *,
-                      min_similarity: float = DUPLICATE_MIN_SIM) -> list[MergeSuggestion]:
+                      min_similarity: float = DUPLICATE_MIN_SIM,
+                      distinct: Callable[[Card, Card], bool] = distinct_identities) -> list[MergeSuggestion]:
     """Pairs the user may merge (reference 5.1): same scope and category, neither blank nor
     rejected, not dismissed; surface pairs first (store order), then embedding pairs (cosine >=
-    0.95 and not distinct identities) by similarity descending. One suggestion per pair."""
+    0.95 and not `distinct`) by similarity descending. One suggestion per pair. The semantic
+    tier (memory/semantic.py) passes its own bar and identity rule, calibrated for its model."""
     cards = [c for c in store.cards if _suggestable(c)]
     out: list[MergeSuggestion] = []
     seen: set[str] = set(store.dismissed_suggestions)
@@ -148,7 +150,7 @@ def merge_suggestions(store: MemoryStore, edges: Iterable[Edge] = (), *,
         if a is None or b is None or a is b or similarity < min_similarity or _group(a) != _group(b):
             continue
         key = pair_key(a.id, b.id)
-        if key in seen or distinct_identities(a, b):
+        if key in seen or distinct(a, b):
             continue
         if key not in semantic or semantic[key][0] < similarity:
             semantic[key] = (similarity, a, b)

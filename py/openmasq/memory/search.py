@@ -273,7 +273,10 @@ def _semantic_hits(
     policy: ProposedInjection,
 ) -> list[SearchHit]:
     """Nearest cards by cosine, in order, until the list is full or the first one under the bar;
-    unknown, unreadable and already-listed cards are passed over. A failing index adds nothing."""
+    unknown, unreadable and already-listed cards are passed over. A failing index adds nothing.
+    The bar is the index's own `min_similarity` when it states one (calibrated for its model:
+    memory/semantic.py), else `SEARCH_MIN_SIM`."""
+    bar = float(getattr(semantic, "min_similarity", SEARCH_MIN_SIM))
     try:
         nearest = sorted(semantic(query, max_results), key=lambda pair: -pair[1])
     except Exception:  # the semantic tier is optional: any failure leaves the lexical result
@@ -281,7 +284,7 @@ def _semantic_hits(
     taken = {hit.card.id for hit in lexical}
     out: list[SearchHit] = []
     for card_id, similarity in nearest:
-        if len(lexical) + len(out) >= max_results or not similarity >= SEARCH_MIN_SIM:
+        if len(lexical) + len(out) >= max_results or not similarity >= bar:
             break  # (written so that a NaN cosine stops too)
         card = index.cards.get(card_id)
         if card is None or card_id in taken or not searchable(card, scope, policy):

@@ -1,0 +1,136 @@
+"""The App's hooks for the on-device models (worker/embeddings.py) with the real CPython models standing in for
+ml-worker: the model's spans join the typed text's redaction (names the rules miss stop leaking), a missing or
+failing model leaves the rules alone and says so, and the embedding index follows the memory."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from test_worker_app import Rig, echo, in_fresh_loop, rig
+
+from openmasq.memory.model import Card, Sentence
+from openmasq.memory.semantic import dot
+from openmasq.redact.spans import Span
+from openmasq.worker import records as rec
+from openmasq.worker.embeddings import MlState, neighbours_of
+
+embed = pytest.importorskip("openmasq.embed")
+ner = pytest.importorskip("openmasq.ner")
+
+LOWERCASE = "hier j'ai parlé avec marie dupont de la réunion de jeudi"  # the rules miss lowercase names
+
+
+class CPythonModels:
+    """ml-worker's answers computed by the CPython models on the same files (parity: e2e/test_ml_parity.py)."""
+
+    def __init__(self) -> None:
+        try:
+            self.recogniser = ner.Recogniser(ner.default_model_dir())
+            self.embedder = embed.Embedder()
+        except (ner.ModelNotBuilt, embed.ModelNotBuilt) as missing:
+            pytest.skip(str(missing))
+        self.vectors: dict[str, tuple[str, list[float]]] = {}
+        self.embedded: list[str] = []
+
+    async def ner(self, text: str) -> list[Span]:
+        return self.recogniser.spans(text)
+
+    async def index_sync(self, cards: list[tuple[str, str]], rebuild: bool = False) -> dict[str, Any]:
+        wanted = dict(cards)
+        if rebuild:
+            self.vectors.clear()
+        for gone in [cid for cid in self.vectors if cid not in wanted]:
+            del self.vectors[gone]
+        todo = [(cid, text) for cid, text in cards if self.vectors.get(cid, ("",))[0] != text]
+        for (cid, text), vector in zip(todo, self.embedder.embed([t for _, t in todo]), strict=True):
+            self.vectors[cid] = (text, vector)
+        self.embedded.extend(cid for cid, _ in todo)
+        neighbours = {cid: sorted(((o, dot(v, w)) for o, (_, w) in self.vectors.items() if o != cid),
+                                  key=lambda p: -p[1])[:3] for cid, (_, v) in self.vectors.items()}
+        return {"embedded": len(todo), "neighbours": neighbours}
+
+    async def index_search(self, query: str, k: int) -> list[tuple[str, float]]:
+        [qv] = self.embedder.embed([query], "query")
+        return sorted(((cid, dot(qv, v)) for cid, (_, v) in self.vectors.items()), key=lambda p: -p[1])[:k]
+
+
+class BrokenModels(CPythonModels):
+    async def ner(self, text: str) -> list[Span]:
+        raise RuntimeError("the model file is corrupt")
+
+
+MODELS = {"cpython": CPythonModels, "broken": BrokenModels, "none": lambda: None}
+
+
+def run_with(models: str, test: Any) -> None:
+    async def main() -> None:
+        r = rig()
+        r.app.models = MODELS[models]()
+        r.app.ml_state = MlState()
+        await r.app.open(r.records)
+        await test(r)
+
+    in_fresh_loop(main())
+
+
+def notices(r: Rig) -> list[dict[str, Any]]:
+    return [n for n in r.host.notices if n.get("type") == "ml"]
+
+
+def test_model_spans_redact_a_name_the_rules_miss() -> None:
+    async def body(r: Rig) -> None:
+        conv = await r.app.create_conversation({})
+        r.egress.then(echo("Reçu : "))
+        await r.app.send(conv["id"], LOWERCASE, r.on_event)
+        wire = r.egress.wire()
+        assert "marie dupont" not in wire.lower()
+        assert r.app.ml_state.ner_status == "ok" and r.app.ml_state.ner_spans == 1
+        user = r.app.opened.document.conversation(conv["id"]).messages[0]
+        assert ("marie dupont", "person") in user.redacted_spans  # the extraction gate reads these kinds
+        assert notices(r) == []
+
+    run_with("cpython", body)
+
+
+@pytest.mark.parametrize("models", ["broken", "none"])
+def test_without_a_working_model_the_send_goes_on_with_the_rules_and_says_so(models: str) -> None:
+    async def body(r: Rig) -> None:
+        conv = await r.app.create_conversation({})
+        r.egress.then(echo("Reçu : "))
+        result = await r.app.send(conv["id"], LOWERCASE + " (claire.vasseur@example.fr)", r.on_event)
+        assert result["status"] == "done"
+        wire = r.egress.wire()
+        assert "claire.vasseur@example.fr" not in wire  # the rules still ran
+        assert "marie dupont" in wire.lower()  # what only the model finds is not found
+        [notice] = notices(r)
+        assert notice["ner"].startswith("unavailable")
+
+    run_with(models, body)
+
+
+def test_the_index_follows_memory_changes_and_forgets_deleted_cards() -> None:
+    async def body(r: Rig) -> None:
+        models = r.app.models
+        store = r.app.opened.document.memory
+        store.cards = [
+            Card("a", "Marie Dupont", "personne", [Sentence("Ingénieure chez Airbus.", 0)], status="confirmed"),
+            Card("b", "Airbus", "organisation", [Sentence("Avionneur ; site de Toulouse.", 0)], status="confirmed"),
+            Card("c", "Vélo", "autre", [Sentence("Va au travail à vélo.", 0)], status="confirmed"),
+        ]
+        await r.app._save(rec.MEMORY)
+        await r.app.wait_idle()
+        assert sorted(neighbours_of(r.app)) == ["a", "b", "c"]
+        assert sorted(models.embedded) == ["a", "b", "c"]
+        store.cards[2].sentences = [Sentence("Va au travail à pied désormais.", 1)]
+        store.cards.pop(1)
+        await r.app._save(rec.MEMORY)
+        await r.app.wait_idle()
+        assert models.embedded[3:] == ["c"]  # only the changed text is embedded again
+        assert sorted(neighbours_of(r.app)) == ["a", "c"]
+        assert all(other != "b" for near in neighbours_of(r.app).values() for other, _ in near)
+        assert all(not key.startswith("embeddings:") for key in r.records.data)  # the JS side stores vectors
+        json.dumps(r.app.ml_state.view())
+
+    run_with("cpython", body)
