@@ -12,6 +12,9 @@ import { ChatScreen } from "./screens/chat.js";
 import { ProvidersScreen } from "./screens/providers.js";
 import { SettingsScreen } from "./screens/settings.js";
 import { AboutScreen } from "./screens/about.js";
+import { MemoryScreen } from "./screens/memory.js";
+import { MemoryIcon, MemoryNavExtra, useMemoryNav } from "./components/memory-nav.js";
+import { MemoryGestures } from "./components/memory-gestures.js";
 
 export const AppContext = createContext(null);
 export const useApp = () => useContext(AppContext);
@@ -35,6 +38,7 @@ function initialTheme() {
 
 const ROUTES = [
   { id: "chat", icon: "chat", label: "nav.chat" },
+  { id: "memory", icon: "memory", label: "nav.memory" },
   { id: "providers", icon: "plug", label: "nav.providers" },
   { id: "settings", icon: "gear", label: "nav.settings" },
   { id: "about", icon: "info", label: "nav.about" },
@@ -69,9 +73,10 @@ export function App() {
     workersRef.current = workers;
     workers.onError = (message) => setFatal(message);
     try {
-      const { netPort, llmPort } = await workers.start();
-      await workers.api.init(Comlink.transfer({ netPort, llmPort, lang: currentLang() }, [netPort, llmPort]));
+      const { llmPort } = await workers.start();
+      await workers.api.init(Comlink.transfer({ llmPort, lang: currentLang() }, [llmPort]));
       await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
+      workers.connectNet().catch((err) => console.warn("net-worker not started", err));
       workers.api.setNoticeHandler(Comlink.proxy(onNotice)).catch(() => {});
       const list = await workers.api.listAccounts();
       setAccounts(list);
@@ -169,9 +174,11 @@ export function App() {
 }
 
 function Shell({ route, setRoute, account, lock }) {
-  useActivityReports(useApp().api);
+  const { api, toast } = useApp();
+  useActivityReports(api);
+  const memoryNav = useMemoryNav(api, route);
   const screen = {
-    chat: ChatScreen, providers: ProvidersScreen, settings: SettingsScreen, about: AboutScreen,
+    chat: ChatScreen, memory: MemoryScreen, providers: ProvidersScreen, settings: SettingsScreen, about: AboutScreen,
   }[route] || ChatScreen;
   return html`<div class="shell">
     <a class="skip-link" href="#main">${t("nav.skip")}</a>
@@ -182,7 +189,8 @@ function Shell({ route, setRoute, account, lock }) {
           <button type="button" class=${`rail-item ${route === r.id ? "active" : ""}`}
             aria-current=${route === r.id ? "page" : undefined} onClick=${() => setRoute(r.id)}
             data-route=${r.id}>
-            <${Icon} name=${r.icon} size=${22} /><span>${t(r.label)}</span>
+            ${r.id === "memory" ? html`<${MemoryIcon} />` : html`<${Icon} name=${r.icon} size=${22} />`}<span>${t(r.label)}</span>
+            ${r.id === "memory" ? html`<${MemoryNavExtra} ...${memoryNav} />` : null}
           </button>
         </li>`)}
       </ul>
@@ -196,6 +204,7 @@ function Shell({ route, setRoute, account, lock }) {
     <main id="main" class="main" tabindex="-1">
       <${screen} />
     </main>
+    <${MemoryGestures} api=${api} toast=${toast} navigate=${setRoute} />
   </div>`;
 }
 

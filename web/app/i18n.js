@@ -1,6 +1,8 @@
 // Every string the page shows, in French and English. French is the default when the browser is French.
 // t(key, vars) interpolates {name} placeholders; a value may be a function of vars (plurals).
 
+import * as memoryStrings from "./components/memory-strings.js";
+
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
 
@@ -517,6 +519,9 @@ const en = {
 };
 
 export const LANGS = { fr: "Français", en: "English" };
+// The Mémoire's strings live in their own file (components/memory-strings.js).
+Object.assign(fr, memoryStrings.fr);
+Object.assign(en, memoryStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

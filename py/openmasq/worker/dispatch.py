@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .app import App, AppError
+from .memory_api import MEMORY_METHODS, memory_api
 
 # page method -> App method; the ones marked True take the page's event callback as last argument.
 METHODS: dict[str, tuple[str, bool]] = {
@@ -31,14 +32,18 @@ METHODS: dict[str, tuple[str, bool]] = {
     "stop": ("stop", False),
     "activity": ("activity", False),
     "waitIdle": ("wait_idle", False),
+    "sendTimings": ("send_timings", False),
 }
 
 
 async def call(app: App, method: str, args_json: str, emit: Callable[[str], object] | None = None) -> str:
     """Runs one page call; `emit` receives each event of a send as JSON text."""
-    try:
+    target: Any = app
+    if method in MEMORY_METHODS:  # the Mémoire's methods (memory_api.py)
+        target, (name, takes_events) = memory_api(app), (MEMORY_METHODS[method], False)
+    elif method in METHODS:
         name, takes_events = METHODS[method]
-    except KeyError:
+    else:
         return _error("BadRequest", f"unknown method {method!r}")
     try:
         args = json.loads(args_json) if args_json else []
@@ -46,7 +51,7 @@ async def call(app: App, method: str, args_json: str, emit: Callable[[str], obje
             raise AppError("BadRequest", "arguments must be a JSON list")
         if takes_events:
             args.append(_events(emit))
-        result: Any = await getattr(app, name)(*args)
+        result: Any = await getattr(target, name)(*args)
     except AppError as error:
         return _error(error.name, error.message)
     except (TypeError, ValueError) as error:  # arguments of the wrong shape

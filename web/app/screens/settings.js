@@ -3,6 +3,7 @@ import { html, useState } from "../lib.js";
 import { t, LANGS } from "../i18n.js";
 import { useApp } from "../app.js";
 import { errorMessage } from "../components/ui.js";
+import { MemorySettingsPanel } from "../components/memory-settings.js";
 
 const AUTOLOCK_CHOICES = [0, 1, 5, 15, 30, 60, 240];
 const THEMES = ["auto", "light", "dark"];
@@ -56,6 +57,8 @@ export function SettingsScreen() {
         options=${MODES.map((v) => ({ value: v, label: t(`convsettings.mode.${v}`) }))} onChange=${(v) => set({ mode: v })}
         help=${t("settings.modeHelp")} />
     </section>
+
+    <${MemorySettingsPanel} />
 
     <section class="panel" aria-labelledby="set-security">
       <h2 id="set-security">${t("settings.security")}</h2>
