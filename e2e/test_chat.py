@@ -5,6 +5,7 @@ conversation list (rename, delete, undo). The shared UI steps live here; test_ui
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -160,6 +161,9 @@ def test_first_run_streams_a_restored_reply_and_shows_what_the_model_saw(
 
     # The model answered about the fakes; the page shows the real values back.
     assert reply.locator(".markdown").inner_text().strip() == "Reçu : " + MESSAGE
+    # Not an explicit ask and no memory used: the reply carries no memory caption at all (no
+    # "Nothing new to remember" under every ordinary reply).
+    assert reply.locator("[data-testid=memory-caption]").count() == 0
     user = page.locator("[data-role=user]").last
     marks = {m.inner_text(): m.get_attribute("data-kind") for m in user.locator("mark.redacted").all()}
     assert marks == {"Marie Dupont": "person", "marie.dupont@example.fr": "email", "06 12 34 56 78": "phone"}
@@ -239,3 +243,32 @@ def test_conversations_can_be_searched_renamed_deleted_and_restored(
     unlock(page, "Perso", PASSPHRASE)
     page.locator(".conv-title", has_text="Salon 2025").wait_for()
     assert page.locator(".convlist-items .conv").count() == 2
+
+
+def remembering_script(received: Received) -> Reply:
+    """Echoes chat turns; answers an extraction request (temperature 0) with one fact about the person
+    named before "habite" in what it received (a fake: the real name never reaches the server)."""
+    if received.method != "POST" or received.json().get("temperature") != 0:
+        return echo_script(received)
+    found = re.search(r"(\S+ \S+) habite", last_user_text(received))
+    facts = {"profil": None, "faits": [] if found is None else [
+        {"entite": found.group(1), "fait": "habite à Lyon", "cat": "personne", "alias": None}]}
+    return Reply(chunks=openai_stream([json.dumps(facts, ensure_ascii=False)]), headers=SSE_HEADERS)
+
+
+def test_only_an_explicit_ask_gets_a_memory_caption(context: Any, site_server: Any) -> None:
+    with ScriptedUpstream(remembering_script, cors=True) as upstream:
+        page = open_app(context, site_server.url)
+        create_account(page)
+        add_provider(page, upstream.base_url)
+        page.click("[data-route=chat]")
+        send(page, MESSAGE)
+        wait_for_reply(page)
+        send(page, "Souviens-toi que Marie Dupont habite à Lyon.")
+        settled = "[data-testid=memory-caption]:not(:has(.caption-pending))"
+        page.wait_for_selector(f"[data-role=assistant] >> nth=1 >> {settled}")
+        caption = page.locator("[data-role=assistant]").last.locator("[data-testid=memory-caption]")
+        assert re.search(r"Retenu : 1 élément|Remembered: 1 item", caption.inner_text()), caption.inner_text()
+        ordinary = page.locator("[data-role=assistant]").first
+        assert ordinary.locator("[data-testid=memory-caption]").count() == 0
+        assert "Marie Dupont" not in upstream.wire_text()

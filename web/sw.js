@@ -5,8 +5,9 @@
 // - install: precaches the whole app (shell, vendor libraries, Pyodide, wheels, models), then skipWaiting;
 // - activate: deletes this scope's caches from older builds, then clients.claim;
 // - fetch: same-origin GET/HEAD inside the scope are served cache-first (ignoreSearch), with the
-//   Content-Security-Policy set on every response, so a static host that sends no headers still gets
-//   the policy after the first load. Range requests are answered from the cached file (206).
+//   Content-Security-Policy and the cross-origin isolation headers set on every response, so a static
+//   host that sends no headers still gets them after the first load. Range requests are answered
+//   from the cached file (206).
 // - message {type: "egress-origins", origins}: the provider origins the net-worker may connect to,
 //   validated and kept in this worker's own cache storage (they survive restarts); the page restarts
 //   the net-worker afterwards so its script response carries the widened connect-src.
@@ -25,7 +26,10 @@ const ORIGINS_KEY = new URL("__openmasq/egress-origins", SCOPE).href; // never a
 // Parallel downloads while precaching: the browser's own per-host limit is 6.
 const PRECACHE_CONCURRENCY = 6;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
-const SECURITY_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
+// nosniff, no referrer, and cross-origin isolation (COOP same-origin + COEP require-corp), from csp.py:
+// a static host that sends no headers still gets a cross-origin isolated app (wasm threads) once this
+// worker controls the page.
+const SECURITY_HEADERS = POLICIES.headers;
 
 // ---------------------------------------------------------------- install / activate
 

@@ -161,6 +161,7 @@ def test_the_service_worker_is_filled_in_from_the_build_and_csp_py(repo: Path, t
     assert policies["byPath"] == {csp.LLM_WORKER: csp.llm_worker_policy()}
     assert policies["egressTemplate"].replace("__ORIGINS__", " https://a.example") == csp.egress_policy(
         ["https://a.example"])
+    assert policies["headers"] == csp.SECURITY_HEADERS  # the worker sets the server's headers, isolation included
 
 
 def test_stale_files_go_and_a_foreign_folder_is_refused(repo: Path, tmp_path: Path):

@@ -100,6 +100,15 @@ def test_each_script_gets_its_own_policy_and_the_server_never_widens_egress(serv
     assert "frame-ancestors 'none'" in policy and "connect-src 'self';" in policy
 
 
+@pytest.mark.parametrize("path", ["/", "/worker/py-worker.js", "/" + csp.LLM_WORKER, "/models/m/model.gguf",
+                                  "/missing.js"])
+def test_every_answer_makes_the_app_cross_origin_isolated(server, path):
+    _, headers, _ = request(server, path)
+    assert headers["cross-origin-opener-policy"] == "same-origin"
+    assert headers["cross-origin-embedder-policy"] == "require-corp"
+    assert headers["cross-origin-resource-policy"] == "same-origin"
+
+
 def test_the_policies_forbid_inline_script_and_third_parties():
     page = csp.page_policy()
     assert "script-src 'self' 'wasm-unsafe-eval';" in page and "unsafe-inline" not in page

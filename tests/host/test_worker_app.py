@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 
 import pytest
 
+from openmasq.memory.model import Card, Sentence
 from openmasq.testing import appears_in
 from openmasq.testing.upstream import anthropic_stream, openai_stream
 from openmasq.worker import App, AppError, Chunk, EgressMessage, End, Failure, Head, MemoryRecords
+from openmasq.worker.local import LOCAL_MEMORY_CHARS, LOCAL_PROMPT_TOKENS, LOCAL_REPLY_TOKENS
 
 NAME = "Claire Vasseur"
 EMAIL = "claire.vasseur@ateliers-brunet.fr"
@@ -384,6 +386,78 @@ def test_the_local_model_is_reached_over_the_llm_port() -> None:
         sent = r.egress.sent[0]
         assert sent.route == "llm"
         assert sent.body["model"] == "SmolLM2-135M-Instruct" and sent.body["stream"] is True
+
+    run(body)
+
+
+def fact_card(index: int, entity: str, facts: str) -> Card:
+    return Card(id=f"c{index}", entity=entity, category="personne", sentences=[Sentence(facts, 0)],
+                status="confirmed")
+
+
+def request_chars(sent: Sent) -> int:
+    return sum(len(m["content"]) for m in sent.body["messages"])
+
+
+def test_the_local_model_gets_a_short_prompt_a_reply_cap_and_a_small_memory_block() -> None:
+    async def body(r: Rig) -> None:
+        memory = r.app.opened.document.memory
+        long_facts = "Elle suit le dossier de rénovation de la médiathèque depuis le printemps. " * 4
+        memory.cards.extend(fact_card(i, f"Personne{i} Martin", long_facts) for i in range(12))
+        memory.touch()
+        conv = await r.app.create_conversation({"provider_id": "local"})
+        paragraph = "Voici le compte rendu détaillé de la réunion de chantier de ce matin, point par point. " * 20
+        for turn in range(4):
+            await r.app.send(conv["id"], f"Partie {turn} : {paragraph}", r.on_event)
+        named = " ".join(f"Personne{i} Martin" for i in range(12))
+        await r.app.send(conv["id"], f"Que sais-tu de {named} ?", r.on_event)
+        last = r.egress.sent[-1]
+        assert last.route == "llm" and last.body["max_tokens"] == LOCAL_REPLY_TOKENS
+        system = next(m["content"] for m in last.body["messages"] if m["role"] == "system")
+        assert 0 < len(system) <= LOCAL_MEMORY_CHARS  # cards named, within the smaller budget
+        assert memory.settings.budget_chars == 4000  # the account's own budget is untouched
+        # SmolLM2 reads about 3 characters per token: the whole prompt stays within its budget, the
+        # oldest turns dropped (the first part is gone, the message itself is whole).
+        assert request_chars(last) / 3 <= LOCAL_PROMPT_TOKENS
+        assert not any("Partie 0" in m["content"] for m in last.body["messages"])
+        assert last.body["messages"][-1]["content"].startswith("Que sais-tu de")
+        # A conversation that names no card gets no memory block at all.
+        other = await r.app.create_conversation({"provider_id": "local"})
+        await r.app.send(other["id"], "Quelle est la capitale de la France ?", r.on_event)
+        assert [m["role"] for m in r.egress.sent[-1].body["messages"]] == ["user"]
+
+    run(body)
+
+
+def test_a_remote_send_keeps_the_memory_index_until_the_memory_changes() -> None:
+    async def body(r: Rig) -> None:
+        await with_remote(r)
+        memory = r.app.opened.document.memory
+        memory.cards.append(fact_card(1, NAME, "Elle habite à Lyon."))
+        memory.touch()
+        conv = await r.app.create_conversation()
+        await r.app.send(conv["id"], f"Un mot pour {NAME}.", r.on_event)
+        first = r.app.opened.index
+        await r.app.send(conv["id"], f"Un autre pour {NAME}.", r.on_event)
+        assert first is not None and r.app.opened.index is first
+        memory.cards.append(fact_card(2, "Paul Girard", "Il habite à Nantes."))
+        memory.touch()
+        await r.app.send(conv["id"], "Et Paul Girard ?", r.on_event)
+        assert r.app.opened.index is not first and r.app.opened.index.size == 2
+        assert "Nantes" in r.egress.sent[-1].body["messages"][0]["content"]  # the new card was injected
+
+    run(body)
+
+
+def test_a_send_reports_how_long_the_worker_took_before_handing_the_request_over() -> None:
+    async def body(r: Rig) -> None:
+        await with_remote(r)
+        conv = await r.app.create_conversation()
+        assert await r.app.send_timings(conv["id"]) == {}
+        await r.app.send(conv["id"], TEXT, r.on_event)
+        timings = await r.app.send_timings(conv["id"])
+        assert set(timings) == {"prepare_ms", "save_ms"}
+        assert 0 <= timings["save_ms"] <= timings["prepare_ms"]
 
     run(body)
 

@@ -55,26 +55,42 @@ export class Workers {
     this.api = null;
     this.net = null;
     this.llm = null;
+    this.ml = null;
     this.origins = [];
     this.told = false; // whether the service worker acknowledged this.origins
     this.onError = () => {};
   }
 
+  /** Starts py-worker, llm-worker and ml-worker; net-worker comes later (connectNet, after the boot). */
   async start() {
-    const registration = registerServiceWorker();
     this.py = new Worker(workerUrl("py-worker.js"), { type: "module", name: "py-worker" });
     this.py.addEventListener("error", (e) => this.onError(e.message || "py-worker failed to load"));
     this.api = Comlink.wrap(this.py);
     this.llm = new Worker(workerUrl("llm-worker.js"), { type: "module", name: "llm-worker" });
     const llmChannel = new MessageChannel();
     this.llm.postMessage({ type: "port", port: llmChannel.port2 }, [llmChannel.port2]);
-    await registration;
+    // ml-worker (issue 7): on-device NER and embeddings, reached by py-worker only.
+    this.ml = new Worker(workerUrl("ml-worker.js"), { type: "module", name: "ml-worker" });
+    const mlChannel = new MessageChannel();
+    this.ml.postMessage({ type: "port", port: mlChannel.port2 }, [mlChannel.port2]);
+    await this.api.setMlPort(Comlink.transfer(mlChannel.port1, [mlChannel.port1]));
+    return { llmPort: llmChannel.port1 };
+  }
+
+  /** Once py-worker has booted: registers the service worker and starts net-worker when it controls the
+   *  page. On a first visit the worker's install precaches the whole site (about 240 MB): started before
+   *  the boot, it competed with Pyodide's download and doubled the time to the account gate (bench/boot.py).
+   *  Nothing can be sent to a provider before an account is open, which takes longer than this. */
+  async connectNet() {
+    await registerServiceWorker();
     await waitForController(SW_CONTROL_TIMEOUT_MS);
-    const netPort = this.spawnNet();
+    if (!this.net) {
+      const port = this.spawnNet();
+      await this.api.setNetPort(Comlink.transfer(port, [port]));
+    }
     // A service worker that takes control later (first visit, or a new build) does not know the origins
     // yet, and the running net-worker was fetched without them: tell it, then fetch net-worker again.
     navigator.serviceWorker?.addEventListener("controllerchange", () => this.rewire().catch(() => {}));
-    return { netPort, llmPort: llmChannel.port1 };
   }
 
   async rewire() {
@@ -103,7 +119,7 @@ export class Workers {
   }
 
   terminate() {
-    for (const w of [this.py, this.net, this.llm]) w?.terminate();
+    for (const w of [this.py, this.net, this.llm, this.ml]) w?.terminate();
   }
 }
 

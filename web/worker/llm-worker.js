@@ -25,6 +25,8 @@ const N_CTX = 4096;
 // Oldest turns are dropped beyond this many characters of prompt: about 3 characters per token leaves
 // room for the reply in N_CTX (a prompt still too long gets an OpenAI-style 400 from the model server).
 const CHARS_PER_TOKEN = 3;
+// Beyond 4 threads a 135M model gains little and a phone's slow cores would hold the fast ones back.
+const MAX_THREADS = 4;
 // Progress messages at most this often while the GGUF downloads (a 98 MB body arrives in thousands of reads).
 const PROGRESS_INTERVAL_MS = 100;
 // Sampling fields passed through from the request as they are; anything else (tools, logprobs...) is dropped.
@@ -177,6 +179,7 @@ async function loadModel() {
   await instance.loadModel([blob], {
     n_ctx: N_CTX,
     n_parallel: 1,
+    n_threads: threadCount(),
     // CPU only: for a 135M model the wasm CPU path is fast enough and behaves the same everywhere.
     n_gpu_layers: 0,
     // llama.cpp formats the chat with the built-in template it detects from the GGUF's own
@@ -193,6 +196,13 @@ async function loadModel() {
     chat_template: !!instance.getChatTemplate(),
   };
   progress("ready", 1, 1);
+}
+
+/** Threads for llama.cpp: wasm threads need a cross-origin isolated page (SharedArrayBuffer); wllama's
+ *  own default (half the logical cores) gives one thread on a 2-core machine. */
+function threadCount() {
+  if (!self.crossOriginIsolated) return 1;
+  return Math.max(1, Math.min(MAX_THREADS, navigator.hardwareConcurrency || 1));
 }
 
 function loadFailure(err) {

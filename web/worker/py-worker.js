@@ -6,6 +6,7 @@
 
 import * as Comlink from "../vendor/comlink.mjs";
 import { Storage } from "./storage.js";
+import { MlClient, pythonModule } from "./embed-index.js";
 
 const PYODIDE_URL = new URL("../pyodide/", import.meta.url).href;
 const APP_PACKAGES = ["openmasq"]; // its lock entry depends on faker and phonenumberslite
@@ -104,6 +105,7 @@ class PortClient {
 
 const net = new PortClient("net");
 const llm = new PortClient("llm");
+const ml = new MlClient(); // ml-worker (issue 7): NER spans and the memory's embedding index
 const egress = {
   open: (route, specJson) => (route === "llm" ? llm : net).open(specJson),
   online: () => self.navigator.onLine !== false,
@@ -202,6 +204,7 @@ async function doBoot(onProgress) {
   say({ stage: "import", loaded: 0, total: 0, label: "openmasq" });
   started = performance.now();
   const module = pyodide.pyimport("openmasq.worker.pyodide_bridge");
+  pyodide.registerJsModule("openmasq_ml", pythonModule(ml, () => storage.records(), () => storage.current()));
   bridge = module.start(egress, (text) => notice(JSON.parse(text)));
   module.destroy();
   // Importing the engine's heavy modules now, not at the first send.
@@ -242,13 +245,17 @@ async function openAccount(account) {
 
 const api = {
   async init({ netPort, llmPort, lang: wanted } = {}) {
-    net.attach(netPort);
-    llm.attach(llmPort);
+    // A port may come later (setNetPort: the page starts net-worker once the service worker controls it).
+    if (netPort) net.attach(netPort);
+    if (llmPort) llm.attach(llmPort);
     if (wanted) lang = wanted;
     return { lang };
   },
   setNetPort(port) {
     net.attach(port);
+  },
+  setMlPort(port) {
+    ml.attach(port);
   },
   setLlmPort(port) {
     llm.attach(port);
@@ -313,6 +320,9 @@ const api = {
   stop: (id) => py("stop", [id]),
   activity: (kind = "activity", conversationId = null) => py("activity", [kind, conversationId]),
   waitIdle: () => py("waitIdle"),
+  sendTimings: (id) => py("sendTimings", [id]),
+  // the Mémoire (issue 6): one door for its methods (py/openmasq/worker/memory_api.py MEMORY_METHODS)
+  memory: (method, args = []) => py(method, args),
 
   // tests: the core suite inside this worker's own Pyodide (tests/pyodide/)
   runPytest: (config, onEvent) => runPytest(config, onEvent),

@@ -308,6 +308,7 @@ def policies(egress_scripts: list[str]) -> dict[str, object]:
         # The egress policy with the origins left out: the worker inserts them after connect-src 'self'.
         "egressTemplate": base.replace(f"connect-src {marker}", f"connect-src {marker}__ORIGINS__", 1),
         "maxOrigins": csp.MAX_EGRESS_ORIGINS,
+        "headers": csp.SECURITY_HEADERS,
     }
 
 

@@ -32,6 +32,22 @@ EGRESS_SCRIPTS: tuple[str, ...] = (NET_WORKER,)
 # prove the widening without depending on the real net-worker's protocol.
 TEST_EGRESS_PROBE = "tests/egress-probe.js"
 
+# Cross-origin isolation (crossOriginIsolated in the page and its workers): SharedArrayBuffer, so wllama
+# and onnxruntime-web can run wasm threads. Every file of the site is same-origin, so require-corp
+# costs nothing there; the providers net-worker reaches are CORS requests, which COEP does not
+# block. Measured with SmolLM2-135M on the 2-core dev machine: docs/web.md, "Cross-origin isolation".
+ISOLATION_HEADERS: dict[str, str] = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+# Headers every response of the site carries, besides its Content-Security-Policy.
+SECURITY_HEADERS: dict[str, str] = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    **ISOLATION_HEADERS,
+}
+
 # Far more than anyone configures; bounds the header a page message can make the service worker write.
 MAX_EGRESS_ORIGINS = 64
 HOST_NAME = re.compile(r"[a-z0-9.-]+")

@@ -42,7 +42,7 @@ MIME_TYPES = {
     ".md": "text/markdown; charset=utf-8",
 }
 DEFAULT_MIME = "application/octet-stream"
-SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+SECURITY_HEADERS = csp.SECURITY_HEADERS  # nosniff, no referrer, cross-origin isolation
 CHUNK = 1 << 20  # 1 MiB writes: a 100 MB model streams without being held in memory
 SINGLE_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})

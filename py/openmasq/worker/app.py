@@ -5,6 +5,7 @@ extraction scheduled by memory/extract/schedule.py and the idle auto-lock."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,13 +18,16 @@ from ..memory.extract import ConversationSummary, DueRun, Event, ModelCall, is_e
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.extract.schedule import EventKind
 from ..memory.ops import note_title
+from ..memory.select import MemoryIndex
 from ..redact import Vault
 from ..redact.kinds import LEVELS
 from ..redact.vault import MODES
 from ..store import Provider, StateDocument
+from . import embeddings as ml
 from . import records as rec
 from .bridge import Egress, Host, Records, Timer
-from .drive import Call, SendHooks, drive_extraction, drive_send, fetch_json
+from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, fetch_json
+from .local import local_shape
 from .providers import (
     LIST_TIMEOUT_MS,
     LOCAL_ID,
@@ -41,7 +45,6 @@ OnEvent = Callable[[dict[str, Any]], None]
 # A streaming reply is saved at most this often, so a reload or a crash keeps all but the last
 # moment of it; each save re-encrypts the whole conversation record (a few ms for a long one).
 PARTIAL_SAVE_MS = 1_000
-LOCAL_CONTEXT_TOKENS = 2_048  # the context llm-worker opens the bundled model with
 PAGE_ACTIVITY_KINDS = ("activity", "left_conversation", "window_blur", "page_hidden")
 THEMES = ("auto", "light", "dark")
 UI_LANGS = ("fr", "en")
@@ -81,9 +84,15 @@ class _Account:
     trash: dict[str, Conversation] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    index: MemoryIndex | None = None
 
     def lock_of(self, conversation_id: str) -> asyncio.Lock:
         return self.locks.setdefault(conversation_id, asyncio.Lock())
+
+    def memory_index(self) -> MemoryIndex:
+        """The memory's index, rebuilt only when the store changed since (its revision says)."""
+        self.index = MemoryIndex.for_store(self.document.memory, self.index)
+        return self.index
 
 
 class App:
@@ -95,9 +104,11 @@ class App:
         self.account: _Account | None = None
         self.sending: dict[str, _Sending] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.timings: dict[str, dict[str, float]] = {}  # conversation id -> its last send's (drive.py)
         self.last_activity = 0
         self._lock_timer: Timer | None = None
         self._plan_timer: Timer | None = None
+        ml.attach(self)  # issue 7: on-device NER and the memory's embedding index (worker/embeddings.py)
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -105,7 +116,7 @@ class App:
         """Loads every record of the unlocked account; replies cut by a crash or a reload are
         marked interrupted (their partial text was saved as it streamed)."""
         self.close()
-        keys = await records.keys()
+        keys = [key for key in await records.keys() if not ml.is_index_record(key)]
         texts = {key: text for key in keys if (text := await records.get(key)) is not None}
         loaded = rec.load_records(texts)
         account = _Account(records, loaded.document, loaded.app, loaded.unreadable)
@@ -118,6 +129,7 @@ class App:
                 await self._save_conversation(conv)
         self.touch()
         self._log("app_started")
+        ml.schedule_sync(self)
         return {"conversations": len(account.document.conversations), "unreadable": list(loaded.unreadable)}
 
     def close(self) -> None:
@@ -125,6 +137,7 @@ class App:
         for sending in self.sending.values():
             sending.stop()
         self.sending.clear()
+        self.timings.clear()
         for timer in (self._lock_timer, self._plan_timer):
             if timer is not None:
                 timer.cancel()
@@ -165,6 +178,8 @@ class App:
             rec.MEMORY: lambda: rec.memory_record(account.document),
         }[key]()
         await account.records.put(key, text)
+        if key == rec.MEMORY:
+            ml.schedule_sync(self)
 
     # --- auto-lock ----------------------------------------------------------------------------
 
@@ -405,14 +420,18 @@ class App:
         target = target_of(provider)
         if target.route == "net" and not self.egress.online():
             return await self._keep_draft(conv, text, on_event)
+        egress = ClockedEgress(self.egress)
         now = self.host.now()
         inp = self._send_input(conv, text, provider, now)
+        await ml.prepare_send(self, inp, text)
         saved_at = [now]
         errors: list[ErrorEvent] = []
 
         async def persist(stage: str) -> None:
             if stage == "turn":
+                saving = time.perf_counter()
                 await self._save_conversation(conv)
+                egress.saving_s += time.perf_counter() - saving
                 on_event({"type": "saved", "message": message_view(conv.messages[-1])})
             elif self.host.now() - saved_at[0] >= PARTIAL_SAVE_MS:
                 saved_at[0] = self.host.now()
@@ -421,20 +440,33 @@ class App:
         hooks = SendHooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
                           sending.calls, errors)
         try:
-            outcome = await drive_send(send_flow(inp), self.egress, target, hooks)
+            outcome = await drive_send(send_flow(inp), egress, target, hooks)
         finally:
             if self.account is account:  # not locked meanwhile: what streamed so far is kept
                 await self._save_conversation(conv)
+        self.timings[conv.id] = egress.timings()
         return await self._after_send(conv, text, outcome, errors, sending, target.route, on_event)
 
     def _send_input(self, conv: Conversation, text: str, provider: Provider, now: int) -> SendInput:
-        document = self.opened.document
+        """The send's input. The bundled model gets a short prompt (local.py); a remote provider
+        its configured context, and the account's memory index kept from one send to the next
+        (rebuilding it costs more than the selection itself at 1,000 cards)."""
+        account = self.opened
+        document = account.document
         settings = document.settings
-        context = provider.context_tokens or (LOCAL_CONTEXT_TOKENS if provider.id == LOCAL_ID else None)
         _drop_drafts(conv)
-        return SendInput(conv, text, document.memory, provider.model, now, self.new_id,
-                         options=settings.redact_options(), system_prompt=settings.system_prompt,
-                         lang=settings.ui_lang, tz_offset_minutes=settings.tz_offset_minutes, context_tokens=context)
+        inp = SendInput(conv, text, document.memory, provider.model, now, self.new_id,
+                        options=settings.redact_options(), system_prompt=settings.system_prompt,
+                        lang=settings.ui_lang, tz_offset_minutes=settings.tz_offset_minutes,
+                        context_tokens=provider.context_tokens)
+        if provider.id == LOCAL_ID:
+            shape = local_shape(document.memory)
+            inp.context_tokens, inp.max_tokens, inp.store = shape.context_tokens, shape.max_tokens, shape.store
+            if shape.store is document.memory:
+                inp.index = account.memory_index()
+        else:
+            inp.index = account.memory_index()
+        return inp
 
     async def _after_send(self, conv: Conversation, text: str, outcome: SendOutcome | None, errors: list[ErrorEvent],
                           sending: _Sending, route: str, on_event: OnEvent) -> dict[str, Any]:
@@ -484,6 +516,11 @@ class App:
                   "message": "The provider could not be reached: the message is kept as a draft.",
                   "message_view": message_view(user)})
         return {"status": "offline"}
+
+    async def send_timings(self, conversation_id: str) -> dict[str, float]:
+        """How long the last send of this conversation spent in the worker before its request was
+        handed to the egress (`prepare_ms`, of which `save_ms` persisting the turn); {} if none left."""
+        return dict(self.timings.get(conversation_id, {}))
 
     async def stop(self, conversation_id: str) -> None:
         sending = self.sending.get(conversation_id)

@@ -5,15 +5,17 @@ extraction run is stepped with them. One code path for remote providers and the 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta
 from ..chat.codecs import Message as WireMessage
 from ..chat.codecs.errors import classify_http_error, network_error, timeout_error
 from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendOutcome, Step
 from ..memory.extract import ExtractionOutcome, ModelCall, ModelReply
-from .bridge import Chunk, Egress, EgressStream, End, Failure, Head
+from .bridge import Chunk, Egress, EgressStream, End, Failure, Head, Route
 from .providers import CHAT_IDLE_TIMEOUT_MS, Target, spec_of
 
 ERROR_BODY_LIMIT = 64 * 1024  # an error answer is read this far to classify it
@@ -49,6 +51,32 @@ async def _read_rest(stream: EgressStream, limit: int) -> tuple[bytes, Failure |
 
 def _is_html(head: Head) -> bool:
     return "text/html" in {k.lower(): v for k, v in head.headers.items()}.get("content-type", "").lower()
+
+
+class ClockedEgress:
+    """The egress with a stopwatch: when the first request of a send was handed to its port
+    (what bench/boot.py reports as the time the worker adds to a send)."""
+
+    def __init__(self, egress: Egress) -> None:
+        self.egress = egress
+        self.started = time.perf_counter()
+        self.first_open: float | None = None
+        self.saving_s = 0.0  # spent persisting the user's turn before the request left
+
+    def open(self, route: Route, spec: dict[str, Any]) -> EgressStream:
+        if self.first_open is None:
+            self.first_open = time.perf_counter()
+        return self.egress.open(route, spec)
+
+    def online(self) -> bool:
+        return self.egress.online()
+
+    def timings(self) -> dict[str, float]:
+        """Milliseconds from the send's start to the hand-over, and the part of it spent saving."""
+        if self.first_open is None:
+            return {}
+        return {"prepare_ms": round((self.first_open - self.started) * 1000, 2),
+                "save_ms": round(self.saving_s * 1000, 2)}
 
 
 @dataclass

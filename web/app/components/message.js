@@ -67,8 +67,10 @@ export function captionParts(caption, memoryOff) {
       .map((r) => (hasKey(`caption.skip.${r}`) ? t(`caption.skip.${r}`) : r)).join(", ");
     parts.push({ text: `${t("caption.skipped", { n: skipped.length })} (${reasons})` });
   }
-  const noted = caption.noted_count ?? (caption.noted ? caption.noted.length : null);
-  if (noted !== null && noted !== undefined && !caption.pending) parts.push({ text: t("caption.noted", { n: noted }) });
+  // noted_count is null unless an explicit ask's extraction reported on this reply (0: "nothing new
+  // to remember"); an empty `noted` list is no report (an empty array is truthy in JS).
+  const noted = caption.noted_count;
+  if (typeof noted === "number" && !caption.pending) parts.push({ text: t("caption.noted", { n: noted }) });
   if ((caption.updated || []).length) parts.push({ text: t("caption.updated", { n: caption.updated.length }) });
   if (caption.failed) parts.push({ text: t("caption.failed"), tone: "failed" });
   if (!parts.length && memoryOff) return [];

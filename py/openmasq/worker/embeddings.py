@@ -1,0 +1,205 @@
+"""The App's side of the on-device models (issue 7): NER spans of the user's text before a send (through
+redact/ner_merge.py, the decision CPython makes), the memory cards' embedding index kept in step after each
+memory change, and the neighbours and search top-up the semantic tier (memory/semantic.py) reads.
+
+The models and the index run in JavaScript (ml-worker.js, embed-index.js); in Pyodide they arrive as the JS
+module `openmasq_ml`. Anywhere else (host tests, CPython) `Models` is any object with the same coroutines.
+NER only adds to the rules: when the model is missing or fails, the send goes on with the rules alone and the
+reason is kept in `MlState.ner_status` (and sent to the page as a notice)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..memory.cluster import card_embed_text
+from ..memory.dedupe import is_blank
+from ..memory.model import MemoryStore
+from ..memory.semantic import Neighbour, SemanticSearch
+from ..redact.ner_merge import model_spans
+from ..redact.spans import Span
+
+
+class Models(Protocol):
+    """What the App needs from the models' side (JS in Pyodide)."""
+
+    async def ner(self, text: str) -> list[Span]: ...  # raw model spans: code-point offsets, model labels
+
+    async def index_sync(self, cards: list[tuple[str, str]], rebuild: bool = False) -> dict[str, Any]: ...
+
+    async def index_search(self, query: str, k: int) -> list[Neighbour]: ...
+
+
+@dataclass
+class MlState:
+    """What the last calls to the models said, for the diagnostics and the semantic tier."""
+
+    ner_status: str = "not tried"  # "ok", "unavailable: <why>"
+    ner_spans: int = 0  # model spans given to the last redaction
+    index_status: str = "not built"
+    neighbours: dict[str, list[Neighbour]] = field(default_factory=dict)
+    last_sync: dict[str, Any] = field(default_factory=dict)
+    owner: Any = None  # the account the neighbours belong to
+    syncing: bool = False
+    again: bool = False
+    rebuild: bool = False
+
+    def view(self) -> dict[str, Any]:
+        return {"ner": self.ner_status, "ner_spans": self.ner_spans, "index": self.index_status,
+                "indexed": len(self.neighbours), "last_sync": {k: v for k, v in self.last_sync.items()
+                                                                if k != "neighbours"}}
+
+
+class JsModels:
+    """`openmasq_ml` (embed-index.js pythonModule) as `Models`."""
+
+    def __init__(self, js: Any) -> None:
+        self.js = js
+
+    async def ner(self, text: str) -> list[Span]:
+        raw = json.loads(str(await self.js.ner(text)))
+        return [Span(int(s["start"]), int(s["end"]), str(s["value"]), str(s["kind"]), "ner", float(s["score"]))
+                for s in raw]
+
+    async def index_sync(self, cards: list[tuple[str, str]], rebuild: bool = False) -> dict[str, Any]:
+        payload = json.dumps([{"id": cid, "text": text} for cid, text in cards], ensure_ascii=False)
+        result: dict[str, Any] = json.loads(str(await self.js.indexSync(payload, rebuild)))
+        return result
+
+    async def index_search(self, query: str, k: int) -> list[Neighbour]:
+        return [(str(cid), float(sim)) for cid, sim in json.loads(str(await self.js.indexSearch(query, k)))]
+
+
+def js_models() -> Models | None:
+    """The JS models in Pyodide (py-worker registers `openmasq_ml`), None elsewhere."""
+    try:
+        import openmasq_ml  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return JsModels(openmasq_ml)
+
+
+# --- NER before a send -------------------------------------------------------------------------------
+
+
+async def text_spans(models: Models | None, state: MlState, text: str, lang: str) -> tuple[Span, ...]:
+    """The model's spans for the user's text, as the engine takes them (kinds kept for `lang`); none when the
+    model is not there or fails: the rules still redact, and `state.ner_status` says why."""
+    if models is None:
+        state.ner_status, state.ner_spans = "unavailable: no ml-worker", 0
+        return ()
+    try:
+        raw = await models.ner(text)
+        spans = tuple(model_spans(text, raw, lang))
+    except Exception as error:  # the model only adds: any failure leaves the rules alone
+        state.ner_status, state.ner_spans = f"unavailable: {type(error).__name__}: {error}", 0
+        return ()
+    state.ner_status, state.ner_spans = "ok", len(spans)
+    return spans
+
+
+# --- the memory index --------------------------------------------------------------------------------
+
+
+def indexed_cards(store: MemoryStore) -> list[tuple[str, str]]:
+    """(card id, embedded text) of every card the semantic tier compares: not rejected, not blank."""
+    return [(card.id, card_embed_text(card)) for card in store.cards
+            if card.status != "rejected" and not is_blank(card)]
+
+
+async def sync_index(models: Models | None, state: MlState, store: MemoryStore, *, rebuild: bool = False) -> None:
+    """Brings the encrypted index in line with the memory (new and changed cards embedded, deleted ones
+    pruned) and keeps the neighbours it answers."""
+    if models is None:
+        state.index_status = "unavailable: no ml-worker"
+        return
+    try:
+        result = await models.index_sync(indexed_cards(store), rebuild)
+    except Exception as error:  # the semantic tier is optional: the memory works without it
+        state.index_status = f"unavailable: {type(error).__name__}: {error}"
+        return
+    state.neighbours = {str(k): [(str(cid), float(sim)) for cid, sim in v]
+                        for k, v in dict(result.get("neighbours", {})).items()}
+    state.last_sync = result
+    state.index_status = "ok"
+
+
+def search_top_up(models: Models | None, run_sync: Callable[[Any], Any] | None) -> SemanticSearch | None:
+    """memory_search's semantic top-up, when the models are there and this runtime can wait for a JS promise
+    from synchronous code (search runs inside the sans-I/O send flow); None otherwise (lexical only)."""
+    if models is None or run_sync is None:
+        return None
+
+    def nearest(query: str, k: int) -> list[Neighbour]:
+        result: list[Neighbour] = run_sync(models.index_search(query, k))
+        return result
+
+    return SemanticSearch(nearest)
+
+
+def pyodide_run_sync() -> Callable[[Any], Any] | None:
+    """pyodide.ffi.run_sync when the runtime supports it here (JS promise integration), else None."""
+    try:
+        from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return run_sync if can_run_sync() else None
+
+
+# --- the App's hooks (app.py calls these; `app` is a worker.app.App) ---------------------------------
+
+
+def attach(app: Any) -> None:
+    """Gives the App its models (the JS ones in Pyodide) and their state."""
+    app.models = js_models()
+    app.ml_state = MlState()
+
+
+def is_index_record(key: str) -> bool:
+    """The index's own records (embed-index.js): not part of the state document."""
+    return key.startswith(EMBED_PREFIX)
+
+
+EMBED_PREFIX = "embeddings:"  # embed-index.js EMBED_PREFIX
+
+
+def schedule_sync(app: Any, *, rebuild: bool = False) -> None:
+    """After a memory change (and at unlock): one index sync at a time; changes made during a sync are
+    picked up by one more sync right after it."""
+    state: MlState = app.ml_state
+    state.again = True
+    state.rebuild = state.rebuild or rebuild
+    if state.syncing or app.account is None:
+        return
+    state.syncing = True
+    app._spawn(_sync_loop(app, app.account))
+
+
+async def _sync_loop(app: Any, account: Any) -> None:
+    state: MlState = app.ml_state
+    try:
+        while state.again and app.account is account:
+            state.again, rebuild, state.rebuild = False, state.rebuild, False
+            await sync_index(app.models, state, account.document.memory, rebuild=rebuild)
+            state.owner = account
+    finally:
+        state.syncing = False
+
+
+def neighbours_of(app: Any) -> dict[str, list[Neighbour]]:
+    """The index's top-3 neighbours per card of the unlocked account ({} before the first sync)."""
+    state: MlState = app.ml_state
+    return state.neighbours if state.owner is not None and state.owner is app.account else {}
+
+
+async def prepare_send(app: Any, inp: Any, text: str) -> None:
+    """Before a send: the model's spans of the typed text (rules only when it cannot answer, and the page is
+    told), and the semantic top-up of memory_search when this runtime can serve it."""
+    state: MlState = app.ml_state
+    inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
+    if state.ner_status != "ok":
+        app.host.notify({"type": "ml", **state.view()})
+    if app.models is not None and neighbours_of(app):
+        inp.semantic = search_top_up(app.models, pyodide_run_sync())
