@@ -84,6 +84,10 @@ def test_every_main_screen_fits_and_is_captured(
     page.locator("dialog[open]").wait_for()
     assert page.locator("fieldset:disabled #mode-fake").count() == 1  # pinned by the first send
     shoot(page, f"conversation-settings-{size}", full_page=False)
+    stops = page.evaluate("document.querySelectorAll('dialog[open] button, dialog[open] input').length")
+    for _ in range(stops + 3):  # past the last control, Tab must come back to the first, never leave
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('dialog[open]')"), "focus left the dialog"
     page.keyboard.press("Escape")
 
     screen(page, shoot, "providers", f"providers-{size}")

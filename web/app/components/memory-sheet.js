@@ -4,10 +4,8 @@
 import { html, useLayoutEffect, useRef } from "../lib.js";
 import { t } from "../i18n.js";
 import { Icon } from "./icons.js";
-import { useId } from "./ui.js";
+import { keepTabInside, useId } from "./ui.js";
 
-const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), "
-  + "textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
 // A downward drag longer than this closes the sheet (about a thumb's travel); shorter snaps back.
 const DISMISS_PX = 90;
 
@@ -26,23 +24,7 @@ export function Sheet({ title, onClose, children, footer, className = "", testId
   }, []);
 
   const cancel = (e) => { e.preventDefault(); onClose?.(); };
-  // A modal <dialog> lets Tab leave for the browser's own controls after its last element: keep
-  // the cycle inside the sheet instead.
-  const onKeyDown = (e) => {
-    if (e.key !== "Tab") return;
-    const items = [...ref.current.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length
-      && !(el.type === "radio" && !el.checked)); // a radio group is one stop: its checked radio
-    if (!items.length) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (e.shiftKey && (document.activeElement === first || !ref.current.contains(document.activeElement))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e) => keepTabInside(ref.current, e);
   const onPointerDown = (e) => {
     if (e.button !== 0 || e.target.closest("button")) return;
     drag.current = { y: e.clientY, id: e.pointerId, dy: 0 };

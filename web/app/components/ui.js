@@ -14,6 +14,27 @@ export function useId(prefix) {
 }
 
 /** A modal dialog shown while mounted; Escape or the close button call onClose. */
+const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), "
+  + "textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+
+/** A modal <dialog> lets Tab leave for the browser's own controls after its last element: this
+ *  keydown handler keeps the cycle inside `container` (a radio group is one stop: its checked radio). */
+export function keepTabInside(container, e) {
+  if (e.key !== "Tab" || !container) return;
+  const items = [...container.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length
+    && !(el.type === "radio" && !el.checked));
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (e.shiftKey && (document.activeElement === first || !container.contains(document.activeElement))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 export function Dialog({ title, onClose, children, footer, className = "", labelledBy }) {
   const ref = useRef(null);
   const titleId = useId("dlg");
@@ -27,7 +48,7 @@ export function Dialog({ title, onClose, children, footer, className = "", label
   }, []);
   const cancel = (e) => { e.preventDefault(); onClose?.(); };
   return html`<dialog ref=${ref} class=${`dialog ${className}`} aria-labelledby=${labelledBy || titleId}
-      onCancel=${cancel}>
+      onCancel=${cancel} onKeyDown=${(e) => keepTabInside(ref.current, e)}>
     <div class="dialog-head">
       <h2 id=${titleId}>${title}</h2>
       <button type="button" class="icon-button" onClick=${() => onClose?.()} aria-label=${t("common.close")}>
