@@ -21,6 +21,8 @@ from openmasq.testing.upstream import ScriptedUpstream
 
 LOCAL = "local"  # the bundled model's provider id (py/openmasq/worker/providers.py)
 
+LOCAL_REPLY_TIMEOUT_MS = 400_000
+
 
 def go_offline(context: Any, page: Any, site_server: Any) -> None:
     """Nothing answers any more: the site's server is stopped and the browser is told it is offline."""
@@ -66,7 +68,10 @@ def test_after_the_first_load_the_app_works_offline(
     page.click("[data-action=new-conversation]")
     page.select_option("[data-testid=provider-picker]", LOCAL)
     send(page, "What is the capital of France?")
-    reply = wait_for_reply(page)
+    # Sampling may ramble up to the 512-token cap at 3-5 tokens/s on 2 busy cores (~170 s): the
+    # default 120 s wait failed once in CI while the model was still answering.
+    page.wait_for_selector("[data-role=assistant]:not([aria-busy]) .message-actions", timeout=LOCAL_REPLY_TIMEOUT_MS)
+    reply = page.locator("[data-role=assistant]").last
     assert reply.locator(".markdown").inner_text().strip()
     assert reply.locator(".inline-error").count() == 0
     shoot(page, "offline-local-model", full_page=False)
