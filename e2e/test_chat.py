@@ -93,6 +93,16 @@ def send(page: Any, text: str) -> None:
     page.click("[data-action=send]")
 
 
+def new_conversation(page: Any) -> str:
+    """Starts a conversation and waits until the worker has created it (its id is current in the list)."""
+    before = page.locator(".conv.current").get_attribute("data-conv-id") if page.locator(".conv.current").count() else ""
+    page.click("[data-action=new-conversation]")
+    current = page.locator(f".conv.current:not([data-conv-id='{before}'])")
+    current.wait_for()
+    page.locator("[data-testid=provider-picker]").wait_for()
+    return str(current.get_attribute("data-conv-id"))
+
+
 def wait_for_reply(page: Any) -> Any:
     """The last assistant message once it stopped streaming."""
     page.wait_for_selector("[data-role=assistant]:not([aria-busy]) .message-actions")
@@ -215,7 +225,7 @@ def test_conversations_can_be_searched_renamed_deleted_and_restored(
     page.click("[data-route=chat]")
     send(page, "Premier sujet : le budget du salon.")
     wait_for_reply(page)
-    page.click("[data-action=new-conversation]")
+    new_conversation(page)
     send(page, "Second sujet : les billets de train.")
     wait_for_reply(page)
     items = page.locator(".convlist-items .conv")

@@ -14,7 +14,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_chat import LAPTOP, PASSPHRASE, PHONE, add_provider, create_account, open_app, send, unlock
+from test_chat import (
+    LAPTOP,
+    PASSPHRASE,
+    PHONE,
+    add_provider,
+    create_account,
+    new_conversation,
+    open_app,
+    send,
+    unlock,
+)
 
 from openmasq.testing.upstream import (
     SSE_HEADERS,
@@ -251,11 +261,7 @@ def test_the_memory_lifecycle_through_the_ui_with_a_wire_audit_at_every_step(
     seen = len(model.extractions)
     say(page, LONG)
     first = page.locator(".conv.current").get_attribute("data-conv-id")
-    page.click("[data-action=new-conversation]")
-    page.locator(f".conv.current:not([data-conv-id='{first}'])").wait_for()
-    page.locator(f".conv[data-conv-id='{first}'] .conv-open").click()
-    page.locator(f".conv.current[data-conv-id='{first}']").wait_for()
-    page.locator(".conv:not(.current) .conv-open").first.click()  # left_conversation: the silent run starts
+    new_conversation(page)  # left_conversation: the silent run starts
     model.wait_for_extractions(seen + 1)
     page.locator(f".conv[data-conv-id='{first}'] .conv-open").click()
     page.locator("[data-role=user]", has_text="parking est souvent complet").wait_for()

@@ -11,6 +11,7 @@ from test_chat import (
     PASSPHRASE,
     add_provider,
     create_account,
+    new_conversation,
     open_app,
     send,
     unlock,
@@ -65,7 +66,7 @@ def test_after_the_first_load_the_app_works_offline(
     shoot(page, "offline-draft", full_page=False)
 
     # The bundled model answers, through the same chat, with nothing but the cache.
-    page.click("[data-action=new-conversation]")
+    new_conversation(page)
     page.select_option("[data-testid=provider-picker]", LOCAL)
     send(page, "What is the capital of France?")
     # Sampling may ramble up to the 512-token cap at 3-5 tokens/s on 2 busy cores (~170 s): the

@@ -102,14 +102,30 @@ export function ChatScreen() {
     return () => document.removeEventListener("keydown", onKey);
   }, [drawer]);
 
-  const create = async () => {
+  // A new conversation shows at once (blank, composer ready) while the worker creates it: what the user
+  // types in the meantime belongs to the new conversation and moves with it (see Composer).
+  const creating = useRef(null);
+  const create = () => {
+    creating.current ||= createNow().finally(() => { creating.current = null; });
+    return creating.current;
+  };
+  const createNow = async () => {
+    const previous = chatState.currentId;
+    if (previous) api.activity("left_conversation", previous).catch(() => {});
+    chatState.currentId = null;
+    setCurrentId(null);
+    setConv(null);
+    setDrawer(false);
     const view = await api.createConversation({ title: "" });
     setQuery("");
     await loadList("");
+    if (chatState.currentId !== null) return view; // the user opened another conversation meanwhile
+    const typed = chatState.drafts.get("");
+    chatState.drafts.delete("");
+    if (typed) chatState.drafts.set(view.id, typed);
     chatState.currentId = view.id;
     setCurrentId(view.id);
     setConv(view);
-    setDrawer(false);
     return view;
   };
 
@@ -209,7 +225,7 @@ export function ChatScreen() {
             data-action="conversation-settings"><${Icon} name="sliders" /></button>` : null}
       </header>
       <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} />
-      <${Composer} key=${currentId || "none"} convId=${currentId} streaming=${Boolean(live?.streaming)}
+      <${Composer} convId=${currentId} streaming=${Boolean(live?.streaming)}
         onSend=${send} onStop=${stop} />
     </section>
     ${showSettings && conv ? html`<${ConversationSettings} conv=${conv} onClose=${() => setShowSettings(false)}
@@ -278,6 +294,13 @@ function Composer({ convId, streaming, onSend, onStop }) {
   const [text, setText] = useState(chatState.drafts.get(key) || "");
   const ref = useRef(null);
   const lastActivity = useRef(0);
+  const shownKey = useRef(key);
+  useEffect(() => {
+    if (shownKey.current === key) return;
+    shownKey.current = key;
+    setText(chatState.drafts.get(key) || "");
+    if (!key) ref.current?.focus();
+  }, [key]);
   useEffect(() => {
     // A failed send may put its text back after this composer was created.
     const sync = () => {
