@@ -15,8 +15,8 @@ from test_proxy import EMAIL, assert_only_fakes_went_upstream, chat, fake_name, 
 from test_proxy_upstream import Reply, RunningProxy, ScriptedUpstream, last_user_text, openai_completion
 
 from openmasq.proxy import masking
-from openmasq.proxy.sessions import IDLE_SECONDS, SessionError, SessionStore
-from openmasq.redact import Vault
+from openmasq.proxy.sessions import IDLE_SECONDS, TRIM_EVERY, SessionError, SessionStore
+from openmasq.redact import RedactOptions, Vault
 
 FIRSTS = ["Marie", "Jean", "Claire", "Paul", "Sophie", "Luc", "Camille", "Louis", "Julie", "Thomas"]
 LASTS = ["Dupont", "Martin", "Bernard", "Durand", "Lefebvre", "Moreau", "Laurent", "Simon", "Michel", "Garcia"]
@@ -153,6 +153,32 @@ def test_the_store_hands_out_one_vault_holder_per_id_and_none_is_kept_without_id
     assert store.get("a") is store.get("a")
     assert store.get(None) is not store.get(None)
     assert len(store) == 1
+
+
+def test_past_the_global_budget_the_least_recently_used_sessions_lose_their_detection_cache_not_their_vault():
+    clock = Clock()
+    store = SessionStore(clock=clock, max_cached_chars=2_500)
+    text = "Écris à Marie Dupont, marie.dupont@example.fr, au sujet du contrat. " * 15  # ~1,000 chars
+    vaults = {}
+    for name in ("old", "mid", "new"):
+        session = store.get(name)
+        session.spans.spans(text + name, RedactOptions())
+        vaults[name] = session.vault
+        clock.now += 1
+    assert store.cached_chars() > 2_500
+    store.trim_detection_caches()
+    caches = {name: len(store.get(name).spans) for name in ("old", "mid", "new")}
+    assert caches == {"old": 0, "mid": 1, "new": 1}
+    assert store.cached_chars() <= 2_500
+    assert all(store.get(name).vault is vaults[name] for name in vaults)
+
+
+def test_the_store_trims_the_detection_caches_by_itself_as_requests_come():
+    store = SessionStore(max_cached_chars=0)
+    store.get("a").spans.spans("Marie Dupont viendra demain.", RedactOptions())
+    for _ in range(TRIM_EVERY):
+        store.get("b")
+    assert store.cached_chars() == 0
 
 
 @pytest.mark.parametrize("bad", ["", "x" * 201, "tab\there"])

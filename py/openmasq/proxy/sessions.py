@@ -16,6 +16,12 @@ SESSION_HEADER = "x-openmasq-session"
 IDLE_SECONDS = 3600.0  # reference 1.5: a session's vault lives until an hour of silence
 MAX_SESSIONS = 10_000  # past this, the least recently used session goes first
 MAX_SESSION_ID = 200  # characters; a longer header is refused rather than stored
+# All sessions' detection caches together: each holds up to 256k chars of text, so 10,000 busy
+# sessions could pin ~2.5 G chars. Past this budget the least recently used sessions lose their cache
+# (not their vault: only speed is lost). Checked every TRIM_EVERY requests (summing 10,000 sessions
+# costs ~0.5 ms), so the overshoot is at most TRIM_EVERY requests' texts.
+MAX_CACHED_CHARS = 32_000_000
+TRIM_EVERY = 32
 
 
 class SessionError(ValueError):
@@ -45,10 +51,12 @@ class Session:
 
 class SessionStore:
     def __init__(self, *, idle: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic,
-                 max_sessions: int = MAX_SESSIONS) -> None:
+                 max_sessions: int = MAX_SESSIONS, max_cached_chars: int = MAX_CACHED_CHARS) -> None:
         self._idle = idle
         self._clock = clock
         self._max = max_sessions
+        self._max_cached_chars = max_cached_chars
+        self._since_trim = 0
         self._sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
 
     def get(self, session_id: str | None) -> Session:
@@ -56,6 +64,10 @@ class SessionStore:
         is not kept."""
         now = self._clock()
         self._evict(now)
+        self._since_trim += 1
+        if self._since_trim >= TRIM_EVERY:
+            self._since_trim = 0
+            self.trim_detection_caches()
         if session_id is None:
             return Session(Vault.new(), now, named=False)
         if not session_id or len(session_id) > MAX_SESSION_ID or not session_id.isprintable():
@@ -71,6 +83,20 @@ class SessionStore:
         session.last_used = self._clock()
         if session_id in self._sessions:
             self._sessions.move_to_end(session_id)
+
+    def cached_chars(self) -> int:
+        return sum(session.spans.chars for session in self._sessions.values())
+
+    def trim_detection_caches(self) -> None:
+        """Empty the detection caches of the least recently used sessions until all of them fit
+        the global budget."""
+        excess = self.cached_chars() - self._max_cached_chars
+        for session in self._sessions.values():
+            if excess <= 0:
+                break
+            if session.spans.chars and not session.lock.locked():
+                excess -= session.spans.chars
+                session.spans = SpanCache()
 
     def __len__(self) -> int:
         return len(self._sessions)
