@@ -9,7 +9,8 @@ from datetime import UTC, timedelta, timezone
 import pytest
 
 from openmasq.memory import ops
-from openmasq.memory.export import bar_for, export_file_name, memory_export_text, mention_links
+from openmasq.memory.cluster import edge_bar, mention_links
+from openmasq.memory.export import export_file_name, memory_export_text
 from openmasq.memory.model import Card, Evidence, MemoryStore, Sentence, Superseded
 
 PARIS_SUMMER = timezone(timedelta(hours=2))
@@ -58,10 +59,18 @@ def test_dates_follow_the_time_zone_passed_in():
 def test_a_semantic_link_is_judged_against_the_bar_of_its_pair():
     data = people_store()
     text = export(data, edges=[("ana", "val", 0.93), ("val", "orv", 0.93)])
-    assert "0.9300 ✗ Valentine Roux (val) · seuil 0.95" in text
-    assert "0.9300 ✓ Orvalis (orv) · seuil 0.92" in text
+    assert "0.9300 ✗ Valentine Roux (val) · seuil 0.950" in text
+    assert "0.9300 ✓ Orvalis (orv) · seuil 0.920" in text
     val, ana, orv = data.cards
-    assert (bar_for(val, ana), bar_for(val, orv), bar_for(orv, orv)) == (0.95, 0.92, 0.92)
+    assert (edge_bar(val, ana), edge_bar(val, orv), edge_bar(orv, orv)) == (0.95, 0.92, 0.92)
+
+
+def test_the_export_judges_links_against_the_bars_of_the_model_in_use():
+    text = export(people_store(), edges=[("ana", "val", 0.953), ("val", "orv", 0.915)], bars=(0.91, 0.955),
+                  merge_bar=0.93)
+    assert "0.9530 ✗ Valentine Roux (val) · seuil 0.955" in text
+    assert "0.9150 ✓ Orvalis (orv) · seuil 0.910" in text
+    assert "cluster 0.910 · paire de personnes 0.955 · doublon 0.930" in text
 
 
 def test_raw_and_kept_edge_counts():
@@ -74,7 +83,7 @@ def test_mention_links_show_in_both_directions_and_are_counted_once():
     text = export(data)
     assert "Liens mention   1" in text
     assert "mention Orvalis (orv)" in text and "mention Valentine Roux (val)" in text
-    assert mention_links(data) == [("orv", "val")]
+    assert [set(pair) for pair in mention_links(data.cards)] == [{"orv", "val"}]
 
 
 def test_card_sections_come_before_the_flat_list_strongest_first():
@@ -101,7 +110,7 @@ def test_no_index_is_not_zero_edges():
 
 def test_thresholds_and_the_real_data_warning_are_printed():
     text = export(people_store())
-    assert "cluster 0.92 · paire de personnes 0.95 · doublon 0.95" in text
+    assert "cluster 0.920 · paire de personnes 0.950 · doublon 0.950" in text
     assert "données RÉELLES" in text
 
 

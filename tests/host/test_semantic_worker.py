@@ -15,6 +15,7 @@ from openmasq.memory.semantic import dot
 from openmasq.redact.spans import Span
 from openmasq.worker import records as rec
 from openmasq.worker.embeddings import MlState, neighbours_of
+from openmasq.worker.memory_api import memory_api
 
 embed = pytest.importorskip("openmasq.embed")
 ner = pytest.importorskip("openmasq.ner")
@@ -132,5 +133,24 @@ def test_the_index_follows_memory_changes_and_forgets_deleted_cards() -> None:
         assert all(other != "b" for near in neighbours_of(r.app).values() for other, _ in near)
         assert all(not key.startswith("embeddings:") for key in r.records.data)  # the JS side stores vectors
         json.dumps(r.app.ml_state.view())
+
+    run_with("cpython", body)
+
+
+def test_the_diagnostic_export_lists_the_index_links_against_the_e5_bars() -> None:
+    async def body(r: Rig) -> None:
+        api = memory_api(r.app)
+        before = (await api.export_memory_text())["text"]
+        assert "index sémantique absent" in before  # no index yet: not the same as no link
+        store = r.app.opened.document.memory
+        store.cards = [
+            Card("a", "Marie Dupont", "personne", [Sentence("Ingénieure chez Airbus.", 0)], status="confirmed"),
+            Card("b", "Airbus", "organisation", [Sentence("Avionneur ; site de Toulouse.", 0)], status="confirmed"),
+        ]
+        await r.app._save(rec.MEMORY)
+        await r.app.wait_idle()
+        text = (await api.export_memory_text())["text"]
+        assert "1 bruts" in text and "cluster 0.910 · paire de personnes 0.955 · doublon 0.930" in text
+        assert "seuil 0.910" in text
 
     run_with("cpython", body)

@@ -61,11 +61,12 @@ def strong_edges(cards: Sequence[Card], edges: Iterable[Edge], *, bars: Bars = R
             continue
         pair = (a, b) if order[a] < order[b] else (b, a)
         best[pair] = max(similarity, best.get(pair, -math.inf))
-    kept = [(a, b, sim) for (a, b), sim in best.items() if sim >= _bar(by_id[a], by_id[b], bars)]
+    kept = [(a, b, sim) for (a, b), sim in best.items() if sim >= edge_bar(by_id[a], by_id[b], bars)]
     return sorted(kept, key=lambda e: (-e[2], order[e[0]], order[e[1]]))
 
 
-def _bar(a: Card, b: Card, bars: Bars = REFERENCE_BARS) -> float:
+def edge_bar(a: Card, b: Card, bars: Bars = REFERENCE_BARS) -> float:
+    """The similarity a semantic edge needs to count: stricter between two people."""
     both_people = a.category == "personne" and b.category == "personne"
     return bars[1] if both_people else bars[0]
 

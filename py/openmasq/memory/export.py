@@ -7,27 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
+from .cluster import REFERENCE_BARS, Bars, Edge, edge_bar, mention_links
 from .compaction import normalise_fast
-from .dedupe import DUPLICATE_MIN_SIM, surface_keys
+from .dedupe import DUPLICATE_MIN_SIM
 from .journal import action_counts
 from .model import Card, MemoryStore, Sentence
 from .refusals import list_refusals
 
-# Semantic edge bars (reference 8.2): true pairs measured >= ~0.926 and vocabulary bridges
-# 0.910-0.914, hence 0.92; two different people with template-like facts reached 0.945, hence
-# 0.95 when both cards are people.
-CLUSTER_MIN_SIM = 0.92
-PERSON_PAIR_MIN_SIM = 0.95
-MAX_KEY_WORDS = 8
-
-Edge = tuple[str, str, float]
 _STATUS = {"proposed": "proposée", "confirmed": "confirmée", "rejected": "rejetée"}
 _REASON = {"replaced": "remplacée", "evicted": "évincée", "merged": "fusion", "restored-over": "restauration"}
-
-
-def bar_for(a: Card, b: Card) -> float:
-    """The similarity a semantic edge needs to count: stricter between two people."""
-    return PERSON_PAIR_MIN_SIM if a.category == b.category == "personne" else CLUSTER_MIN_SIM
 
 
 def iso(ms: int, tz: tzinfo) -> str:
@@ -38,27 +26,6 @@ def export_file_name(brand: str, now: int, tz: tzinfo) -> str:
     """`<brand-slug>-memoire-YYYY-MM-DD.txt`, the date in the given zone."""
     slug = "-".join(normalise_fast(brand).replace(".", " ").replace("@", " ").split()) or "openmasq"
     return f"{slug}-memoire-{datetime.fromtimestamp(now / 1000, tz).date().isoformat()}.txt"
-
-
-def mention_links(store: MemoryStore) -> list[tuple[str, str]]:
-    """Undirected pairs where one card's facts or aliases name the other by a key (reference 6.3),
-    found by looking up the word sequences of each text in a key index."""
-    by_key: dict[str, list[Card]] = {}
-    for card in store.cards:
-        for key in surface_keys(card):
-            if len(key) >= 3:
-                by_key.setdefault(key, []).append(card)
-    longest = min(MAX_KEY_WORDS, max((key.count(" ") + 1 for key in by_key), default=0))
-    pairs: dict[tuple[str, str], None] = {}
-    for card in store.cards:
-        words = normalise_fast(" ".join([card.facts, *card.aliases])).split()
-        for start in range(len(words)):
-            for end in range(start + 1, min(start + longest, len(words)) + 1):
-                for other in by_key.get(" ".join(words[start:end]), []):
-                    if other is not card:
-                        first, second = sorted((card.id, other.id))
-                        pairs.setdefault((first, second), None)
-    return list(pairs)
 
 
 def _label(card: Card | None, card_id: str) -> str:
@@ -79,7 +46,8 @@ def _sentence_line(sentence: Sentence, tz: tzinfo) -> str:
 class _Links:
     """Each card's links, indexed once: semantic edges (strongest first) and mention links."""
 
-    def __init__(self, edges: list[Edge], mentions: list[tuple[str, str]]) -> None:
+    def __init__(self, edges: list[Edge], mentions: list[tuple[str, str]], bars: Bars) -> None:
+        self.bars = bars
         self.semantic: dict[str, list[tuple[str, float]]] = {}
         self.mention: dict[str, list[str]] = {}
         for a_id, b_id, similarity in edges:  # already strongest first
@@ -96,9 +64,9 @@ class _Links:
             if other is None:
                 out.append(f"      {similarity:.4f} ? {other_id}")
                 continue
-            bar = bar_for(card, other)
+            bar = edge_bar(card, other, self.bars)
             mark = "✓" if similarity >= bar else "✗"
-            out.append(f"      {similarity:.4f} {mark} {_label(other, other_id)} · seuil {bar:.2f}")
+            out.append(f"      {similarity:.4f} {mark} {_label(other, other_id)} · seuil {bar:.3f}")
         out.extend(f"      mention {_label(cards.get(other_id), other_id)}"
                    for other_id in self.mention.get(card.id, []))
         return out
@@ -133,13 +101,16 @@ def _card_section(index: int, card: Card, cards: dict[str, Card], links: _Links,
 
 
 def memory_export_text(store: MemoryStore, *, now: int, tz: tzinfo, edges: Iterable[Edge] | None = None,
-                       mentions: Iterable[tuple[str, str]] | None = None) -> str:
+                       mentions: Iterable[tuple[str, str]] | None = None, bars: Bars = REFERENCE_BARS,
+                       merge_bar: float = DUPLICATE_MIN_SIM) -> str:
     """The diagnostic dump. `edges` are the semantic index's (a_id, b_id, cosine), None when there
-    is no index; `mentions` the mention links (computed here when not given)."""
+    is no index; `mentions` the mention links (computed here when not given); `bars` and `merge_bar`
+    the thresholds the graph and the merge suggestions use with that index's model."""
     cards = {card.id: card for card in store.cards}
     edge_list = sorted(edges, key=lambda e: -e[2]) if edges is not None else []
-    mention_list = list(mentions) if mentions is not None else mention_links(store)
-    kept = sum(1 for a, b, sim in edge_list if a in cards and b in cards and sim >= bar_for(cards[a], cards[b]))
+    mention_list = list(mentions) if mentions is not None else mention_links(store.cards)
+    kept = sum(1 for a, b, sim in edge_list
+               if a in cards and b in cards and sim >= edge_bar(cards[a], cards[b], bars))
     statuses = [sum(1 for c in store.cards if c.status == s) for s in ("confirmed", "proposed", "rejected")]
     lines = [
         "OpenMasq — export de diagnostic de la Mémoire",
@@ -150,8 +121,7 @@ def memory_export_text(store: MemoryStore, *, now: int, tz: tzinfo, edges: Itera
         _head("Liens sémantiques", f"{len(edge_list)} bruts · {kept} retenus par le graphe"
               if edges is not None else "index sémantique absent"),
         _head("Liens mention", len(mention_list)),
-        _head("Seuils", f"cluster {CLUSTER_MIN_SIM:.2f} · paire de personnes {PERSON_PAIR_MIN_SIM:.2f} · "
-                        f"doublon {DUPLICATE_MIN_SIM:.2f}"),
+        _head("Seuils", f"cluster {bars[0]:.3f} · paire de personnes {bars[1]:.3f} · doublon {merge_bar:.3f}"),
         "",
         "== Profil ==",
         store.profile if store.profile.strip() else "(aucun profil enregistré)",
@@ -160,7 +130,7 @@ def memory_export_text(store: MemoryStore, *, now: int, tz: tzinfo, edges: Itera
     ]
     if not store.cards:
         lines.append("(aucune fiche)")
-    links = _Links(edge_list, mention_list)
+    links = _Links(edge_list, mention_list, bars)
     for index, card in enumerate(store.cards, start=1):
         lines.extend(_card_section(index, card, cards, links, tz))
         lines.append("")

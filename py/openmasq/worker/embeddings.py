@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..memory.cluster import card_embed_text
+from ..memory.cluster import Edge, card_embed_text
 from ..memory.dedupe import is_blank
 from ..memory.model import MemoryStore
-from ..memory.semantic import Neighbour, SemanticSearch
+from ..memory.semantic import Neighbour, SemanticSearch, similarity_edges
 from ..redact.ner_merge import model_spans
 from ..redact.spans import Span
 
@@ -192,6 +192,15 @@ def neighbours_of(app: Any) -> dict[str, list[Neighbour]]:
     """The index's top-3 neighbours per card of the unlocked account ({} before the first sync)."""
     state: MlState = app.ml_state
     return state.neighbours if state.owner is not None and state.owner is app.account else {}
+
+
+def index_edges(app: Any) -> list[Edge] | None:
+    """The semantic edges of the unlocked account's index, None while it has no index (the export
+    says "absent" rather than "no link")."""
+    state: MlState = app.ml_state
+    if state.owner is None or state.owner is not app.account:
+        return None
+    return similarity_edges(state.neighbours)
 
 
 async def prepare_send(app: Any, inp: Any, text: str) -> None:

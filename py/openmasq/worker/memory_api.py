@@ -21,13 +21,13 @@ from ..memory.extract import run_extraction as extraction_flow
 from ..memory.journal import action_counts, entry_to_dict
 from ..memory.model import CATEGORIES, Card, JournalEntry, MemoryStore, Refusal, Sentence, Superseded
 from ..memory.refusals import list_refusals
-from ..memory.semantic import semantic_clusters, semantic_merge_suggestions
+from ..memory.semantic import BARS, MERGE_MIN_SIM, semantic_clusters, semantic_merge_suggestions
 from ..memory.serialise import StoreFormatError, StoreVersionError, import_json, store_to_json
 from ..redact import Vault, pseudonymise
 from . import records as rec
 from .app import App, AppError, _Account
 from .drive import drive_extraction
-from .embeddings import neighbours_of, schedule_sync
+from .embeddings import index_edges, neighbours_of, schedule_sync
 from .providers import LOCAL_ID, local_provider, target_of
 
 STATUSES = ("proposed", "confirmed", "rejected")
@@ -438,7 +438,8 @@ class MemoryApi:
         """The plain-text diagnostic export (real data: the page says so before saving it)."""
         now, tz = self.now(), self._tz()
         return {"name": export_file_name(EXPORT_BRAND, now, tz),
-                "text": memory_export_text(self.store, now=now, tz=tz)}
+                "text": memory_export_text(self.store, now=now, tz=tz, edges=index_edges(self.app), bars=BARS,
+                                           merge_bar=MERGE_MIN_SIM)}
 
     async def export_memory_json(self) -> dict[str, str]:
         now, tz = self.now(), self._tz()
