@@ -9,12 +9,20 @@ const LABEL_LIMIT = 120; // above this many cards only hovered and cluster-namin
 const HIT_PX = 14;
 const PAD = 28;
 
+// The theme's colours as the canvas needs them: the variables hold light-dark() pairs, which only
+// the element that uses them resolves (through its color-scheme), so a probe element computes each.
 function palette(el) {
-  const style = getComputedStyle(el);
-  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  const probe = document.createElement("span");
+  probe.hidden = true;
+  el.appendChild(probe);
+  const colour = (name, fallback) => {
+    probe.style.color = `var(${name}, ${fallback})`;
+    return getComputedStyle(probe).color || fallback;
+  };
   const out = { text: colour("--text", "#222"), muted: colour("--muted", "#666"), line: colour("--border", "#ccc"),
     bg: colour("--surface", "#fff") };
   for (const c of CATEGORY_ORDER) out[c] = colour(`--cat-${c}`, "#888");
+  probe.remove();
   return out;
 }
 
