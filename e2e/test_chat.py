@@ -95,7 +95,8 @@ def send(page: Any, text: str) -> None:
 
 def new_conversation(page: Any) -> str:
     """Starts a conversation and waits until the worker has created it (its id is current in the list)."""
-    before = page.locator(".conv.current").get_attribute("data-conv-id") if page.locator(".conv.current").count() else ""
+    current = page.locator(".conv.current")
+    before = current.get_attribute("data-conv-id") if current.count() else ""
     page.click("[data-action=new-conversation]")
     current = page.locator(f".conv.current:not([data-conv-id='{before}'])")
     current.wait_for()

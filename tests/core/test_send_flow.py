@@ -24,6 +24,7 @@ from openmasq.chat.send import (
     MAX_MODEL_CALLS,
     Answer,
     CallModel,
+    FindNeighbours,
     PersistTurn,
     ReplyDelta,
     SendInput,
@@ -33,6 +34,7 @@ from openmasq.chat.send import (
 )
 from openmasq.memory.model import MemoryStore
 from openmasq.memory.ops import create_card
+from openmasq.memory.search import SEARCH_MAX, nothing_found
 from openmasq.redact import RedactionError, Vault, pseudonymise
 
 NOW = 1_767_225_600_000
@@ -63,7 +65,9 @@ def say(text: str, chunk: int = 3) -> list[StreamEvent]:
     return [*(TextDelta(text[i:i + chunk]) for i in range(0, len(text), chunk)), Usage(10, 5), Done("stop")]
 
 
-def drive(flow: Generator[Step, Answer, SendOutcome], model: Model) -> tuple[SendOutcome, list[Step]]:
+def drive(flow: Generator[Step, Answer, SendOutcome], model: Model,
+          index: Callable[[str, int], list[tuple[str, float]] | None] | None = None) -> tuple[SendOutcome, list[Step]]:
+    """Steps the flow like a shell; `index` answers FindNeighbours as the embedding index would."""
     steps: list[Step] = []
     events: Iterator[StreamEvent] = iter(())
     try:
@@ -76,6 +80,8 @@ def drive(flow: Generator[Step, Answer, SendOutcome], model: Model) -> tuple[Sen
                 answer = next(events, None)
             elif isinstance(step, ReplyDelta) and step.wants_event:
                 answer = next(events, None)
+            elif isinstance(step, FindNeighbours):
+                answer = index(step.query, step.k) if index is not None else None
             step = flow.send(answer)
     except StopIteration as stop:
         return stop.value, steps
@@ -221,6 +227,46 @@ def test_memory_search_unredacts_the_query_and_re_redacts_the_result() -> None:
     assert json.loads(use.arguments)["query"] == "Claire Fontaine"
     assert "thé vert" in use.wire_result and "Claire" not in use.wire_result
     assert seen[1].messages[-1].role == "tool" and seen[1].messages[-1].content == use.wire_result
+
+
+def searching(query: str) -> Model:
+    """A model that calls memory_search(query) once, then answers."""
+    def model(request: ChatRequest) -> list[StreamEvent]:
+        return tool_call(json.dumps({"query": query})) if request.messages[-1].role == "user" else say("Voilà.")
+    return model
+
+
+def test_memory_search_asks_the_embedding_index_with_the_real_query_and_re_redacts_its_cards() -> None:
+    asked: list[tuple[str, int]] = []
+
+    def index(query: str, k: int) -> list[tuple[str, float]]:
+        asked.append((query, k))
+        return [("k1", 0.9)]
+
+    conv = conversation()
+    flow = send_flow(inp(conv, "Qui fait du design ?", store_with_claire(), semantic=True))
+    outcome, steps = drive(flow, searching("graphisme"), index)
+    assert asked == [("graphisme", SEARCH_MAX)]  # no word of the card: only the index finds it
+    assert outcome.reply is not None
+    wire = outcome.reply.tool_uses[0].wire_result
+    assert "thé vert" in wire and "Claire" not in wire and "Fontaine" not in wire
+    assert sum(isinstance(s, FindNeighbours) for s in steps) == 1
+
+
+@pytest.mark.parametrize("answer", [None, [("k1", 0.5)], [("gone", 0.99)]])
+def test_without_a_usable_answer_from_the_index_the_search_stays_lexical(answer: object) -> None:
+    conv = conversation()
+    flow = send_flow(inp(conv, "Qui fait du design ?", store_with_claire(), semantic=True))
+    outcome, _ = drive(flow, searching("graphisme"), lambda query, k: answer)  # type: ignore[arg-type,return-value]
+    assert outcome.reply is not None
+    assert outcome.reply.tool_uses[0].wire_result == nothing_found("fr")
+
+
+def test_without_an_index_the_flow_never_asks_for_neighbours() -> None:
+    conv = conversation()
+    outcome, steps = drive(send_flow(inp(conv, "Qui fait du design ?", store_with_claire())), searching("graphisme"))
+    assert not any(isinstance(s, FindNeighbours) for s in steps)
+    assert outcome.reply is not None and outcome.reply.tool_uses[0].wire_result == nothing_found("fr")
 
 
 def test_the_tool_loop_is_bounded_and_the_last_call_offers_no_tool() -> None:

@@ -8,11 +8,13 @@ import json
 from typing import Any
 
 import pytest
-from test_worker_app import Rig, echo, in_fresh_loop, rig
+from test_worker_app import SSE, Rig, echo, in_fresh_loop, openai_ok, rig, with_remote
 
 from openmasq.memory.model import Card, Sentence
 from openmasq.memory.semantic import dot
 from openmasq.redact.spans import Span
+from openmasq.testing.upstream import openai_stream
+from openmasq.worker import Chunk, End, Head
 from openmasq.worker import records as rec
 from openmasq.worker.embeddings import MlState, neighbours_of
 from openmasq.worker.memory_api import memory_api
@@ -152,5 +154,32 @@ def test_the_diagnostic_export_lists_the_index_links_against_the_e5_bars() -> No
         text = (await api.export_memory_text())["text"]
         assert "1 bruts" in text and "cluster 0.910 · paire de personnes 0.955 · doublon 0.930" in text
         assert "seuil 0.910" in text
+
+    run_with("cpython", body)
+
+
+def test_memory_search_in_a_send_is_topped_up_by_the_embedding_index() -> None:
+    """The model asks memory_search for words no card contains; the index (e5 on CPython here, ml-worker in the
+    browser) finds the card by meaning, and what goes back on the wire is its fake, never its real values."""
+    async def body(r: Rig) -> None:
+        await with_remote(r)
+        store = r.app.opened.document.memory
+        store.cards = [
+            Card("a", "Marie Dupont", "personne", [Sentence("Pilote d'essai chez Airbus à Toulouse.", 0)],
+                 status="confirmed"),
+            Card("b", "Vélo", "autre", [Sentence("Va au travail à vélo.", 0)], status="confirmed"),
+        ]
+        await r.app._save(rec.MEMORY)
+        await r.app.wait_idle()
+        conv = await r.app.create_conversation({})
+        call = [Head(200, SSE), *(Chunk(b) for b in openai_stream([], [("c1", "memory_search",
+                                                                         ['{"query": "vols de test d\\u0027avions"}'])])), End()]
+        r.egress.then(call, openai_ok(["Je vois."]))
+        result = await r.app.send(conv["id"], "Qui connais-je dans l'aéronautique ?", r.on_event)
+        assert result["status"] == "done"
+        tool_result = next(m for m in json.loads(r.egress.sent[1].spec["body"])["messages"] if m["role"] == "tool")
+        assert "Toulouse" in tool_result["content"] or "Pilote" in tool_result["content"]
+        assert "Marie" not in r.egress.wire() and "Dupont" not in r.egress.wire()
+        assert "vélo" not in tool_result["content"].lower()
 
     run_with("cpython", body)

@@ -11,8 +11,8 @@ from ..memory.extract.run import carries_real_value, real_values
 from ..memory.model import MemoryStore
 from ..memory.ops import note_title
 from ..memory.search import (
+    SEARCH_MAX,
     TOOL_NAME,
-    Semantic,
     memory_search_tool,
     nothing_found,
     search_memory,
@@ -21,6 +21,7 @@ from ..memory.search import (
     search_tool_offered,
 )
 from ..memory.select import MemoryIndex, Selection, forced_for_text, select_memory, to_redact_forced
+from ..memory.semantic import Neighbour, SemanticSearch
 from ..redact import Forced, RedactOptions, StreamRestorer, Vault, pseudonymise, replay_for_model, restore_args
 from ..redact.spans import Span
 from .codecs import (
@@ -69,8 +70,17 @@ class ReplyDelta:
     reasoning: str = ""
 
 
-Step = PersistTurn | CallModel | ReplyDelta
-Answer = StreamEvent | None
+@dataclass(frozen=True)
+class FindNeighbours:
+    """memory_search's semantic top-up: the shell's embedding index answers with the cards nearest to
+    the REAL query, as (card id, cosine) pairs best first, or None when it cannot (lexical only)."""
+
+    query: str
+    k: int
+
+
+Step = PersistTurn | CallModel | ReplyDelta | FindNeighbours
+Answer = StreamEvent | list[Neighbour] | None
 
 
 # --- input and outcome ---------------------------------------------------------------------------
@@ -92,7 +102,8 @@ class SendInput:
     max_tokens: int | None = None
     temperature: float | None = None
     index: MemoryIndex | None = None
-    semantic: Semantic | None = None
+    # An embedding index of the memory exists: memory_search asks it with FindNeighbours steps.
+    semantic: bool = False
     # Spans given from outside for `text` only (the on-device NER model, through redact/ner_merge.py): offsets
     # on `text`, so they join the typed text's redaction and no other pass (memory block, history, tools).
     text_spans: tuple[Span, ...] = ()
@@ -288,9 +299,10 @@ def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, A
             event = yield ReplyDelta("")
 
 
-def _tool_result(turn: _Turn, call: ToolCall) -> tuple[str, ToolUse]:
-    """Run one tool call: the model's query un-redacted, the store searched on real values, the
-    result re-redacted through the conversation's vault (fail closed: a masked notice)."""
+def _tool_result(turn: _Turn, call: ToolCall) -> Generator[Step, Answer, tuple[str, ToolUse]]:
+    """Run one tool call: the model's query un-redacted, the store searched on real values (the
+    embedding index asked for its nearest cards when there is one), the result re-redacted through
+    the conversation's vault (fail closed: a masked notice)."""
     inp = turn.inp
     restored = restore_args(call.arguments, turn.vault)
     if call.name != TOOL_NAME:
@@ -298,14 +310,22 @@ def _tool_result(turn: _Turn, call: ToolCall) -> tuple[str, ToolUse]:
     query = search_query_of(restored)
     wire = nothing_found(inp.lang)
     if query:
+        semantic = None
+        if inp.semantic and not inp.conversation.memory_off:
+            nearest = yield FindNeighbours(query, SEARCH_MAX)
+            semantic = SemanticSearch(_given(nearest if isinstance(nearest, list) else []))
         found = search_memory(
             inp.store, query, scope=inp.conversation.space, tz_offset_minutes=inp.tz_offset_minutes, lang=inp.lang,
-            semantic=inp.semantic, memory_off=inp.conversation.memory_off, index=inp.index,
+            semantic=semantic, memory_off=inp.conversation.memory_off, index=inp.index,
             spare_famous=turn.options.spares_famous(),
         )
         wire = found.text if not found.hits else search_result_for_model(
             found.text, turn.vault, found.forced, options=turn.options, lang=inp.lang)
     return wire, ToolUse(call.name, restored, call.arguments, wire)
+
+
+def _given(nearest: list[Neighbour]) -> Callable[[str, int], list[Neighbour]]:
+    return lambda _query, k: nearest[:k]
 
 
 def _tool_loop(
@@ -328,7 +348,7 @@ def _tool_loop(
         turn.reply.wire = (turn.reply.wire or "") + result.raw_text
         current.append(WireMessage("assistant", result.raw_text, tool_calls=result.tool_calls))
         for call in result.tool_calls:
-            wire, use = _tool_result(turn, call)
+            wire, use = yield from _tool_result(turn, call)
             turn.reply.tool_uses.append(use)
             current.append(WireMessage("tool", wire, tool_call_id=call.id))
 

@@ -438,7 +438,7 @@ class App:
                 await self._save_conversation(conv)
 
         hooks = SendHooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
-                          sending.calls, errors)
+                          sending.calls, errors, neighbours=lambda query, k: ml.nearest_cards(self, query, k))
         try:
             outcome = await drive_send(send_flow(inp), egress, target, hooks)
         finally:

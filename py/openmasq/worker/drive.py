@@ -13,8 +13,9 @@ from typing import Any
 from ..chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta
 from ..chat.codecs import Message as WireMessage
 from ..chat.codecs.errors import classify_http_error, network_error, timeout_error
-from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendOutcome, Step
+from ..chat.send import Answer, CallModel, FindNeighbours, PersistTurn, ReplyDelta, SendOutcome, Step
 from ..memory.extract import ExtractionOutcome, ModelCall, ModelReply
+from ..memory.semantic import Neighbour
 from .bridge import Chunk, Egress, EgressStream, End, Failure, Head, Route
 from .providers import CHAT_IDLE_TIMEOUT_MS, Target, spec_of
 
@@ -159,9 +160,11 @@ class SendHooks:
     stopped: Callable[[], bool]
     calls: list[Call] = field(default_factory=list)
     errors: list[ErrorEvent] = field(default_factory=list)  # the stream errors met, with their words
+    # The embedding index's nearest cards to a real query (None: it cannot answer; lexical search only).
+    neighbours: Callable[[str, int], Awaitable[list[Neighbour] | None]] | None = None
 
 
-SendFlow = Generator[Step, StreamEvent | None, SendOutcome]
+SendFlow = Generator[Step, Answer, SendOutcome]
 
 
 async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: SendHooks) -> SendOutcome | None:
@@ -171,9 +174,11 @@ async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: Send
     try:
         step = next(flow)
         while True:
-            answer: StreamEvent | None = None
+            answer: Answer = None
             if isinstance(step, PersistTurn):
                 await hooks.persist("turn")
+            elif isinstance(step, FindNeighbours):
+                answer = await hooks.neighbours(step.query, step.k) if hooks.neighbours is not None else None
             elif isinstance(step, CallModel):
                 events = stream_events(egress, target, step.request, hooks.calls)
                 answer = await _next_event(events)

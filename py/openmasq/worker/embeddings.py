@@ -10,14 +10,13 @@ reason is kept in `MlState.ner_status` (and sent to the page as a notice)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..memory.cluster import Edge, card_embed_text
 from ..memory.dedupe import is_blank
 from ..memory.model import MemoryStore
-from ..memory.semantic import Neighbour, SemanticSearch, similarity_edges
+from ..memory.semantic import Neighbour, similarity_edges
 from ..redact.ner_merge import model_spans
 from ..redact.spans import Span
 
@@ -126,26 +125,18 @@ async def sync_index(models: Models | None, state: MlState, store: MemoryStore, 
     state.index_status = "ok"
 
 
-def search_top_up(models: Models | None, run_sync: Callable[[Any], Any] | None) -> SemanticSearch | None:
-    """memory_search's semantic top-up, when the models are there and this runtime can wait for a JS promise
-    from synchronous code (search runs inside the sans-I/O send flow); None otherwise (lexical only)."""
-    if models is None or run_sync is None:
+async def nearest_cards(app: Any, query: str, k: int) -> list[Neighbour] | None:
+    """memory_search's semantic top-up: the index's nearest cards to a REAL query (it never leaves the
+    device), or None when the index cannot answer (the search stays lexical; the page is told)."""
+    state: MlState = app.ml_state
+    if app.models is None or not neighbours_of(app):
         return None
-
-    def nearest(query: str, k: int) -> list[Neighbour]:
-        result: list[Neighbour] = run_sync(models.index_search(query, k))
-        return result
-
-    return SemanticSearch(nearest)
-
-
-def pyodide_run_sync() -> Callable[[Any], Any] | None:
-    """pyodide.ffi.run_sync when the runtime supports it here (JS promise integration), else None."""
     try:
-        from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
-    except ImportError:
+        return [(str(card_id), float(sim)) for card_id, sim in await app.models.index_search(query, k)]
+    except Exception as error:  # the semantic tier is optional
+        state.index_status = f"unavailable: {type(error).__name__}: {error}"
+        app.host.notify({"type": "ml", **state.view()})
         return None
-    return run_sync if can_run_sync() else None
 
 
 # --- the App's hooks (app.py calls these; `app` is a worker.app.App) ---------------------------------
@@ -186,6 +177,8 @@ async def _sync_loop(app: Any, account: Any) -> None:
             state.owner = account
     finally:
         state.syncing = False
+    if app.account is account:
+        app.host.notify({"type": "ml", **state.view()})  # the Mémoire page shows what the index covers
 
 
 def neighbours_of(app: Any) -> dict[str, list[Neighbour]]:
@@ -210,5 +203,4 @@ async def prepare_send(app: Any, inp: Any, text: str) -> None:
     inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
     if state.ner_status != "ok":
         app.host.notify({"type": "ml", **state.view()})
-    if app.models is not None and neighbours_of(app):
-        inp.semantic = search_top_up(app.models, pyodide_run_sync())
+    inp.semantic = app.models is not None and bool(neighbours_of(app))

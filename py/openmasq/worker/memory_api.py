@@ -164,6 +164,7 @@ class MemoryApi:
             "scopes": sorted(s for s in scopes if s), "categories": list(CATEGORIES),
             "auto_extract": store.settings.auto_extract, "proposal_seen": store.settings.proposal_seen,
             "proposed_injection": store.settings.proposed_injection,
+            "indexed": len(neighbours_of(self.app)),  # cards the embedding index covers (0: lexical search only)
         }
 
     async def list_cards(self, query: dict[str, Any] | str | None = None) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import { CATEGORIES, CardPanel, CategoryDot, StatusBadge, when } from "../compon
 import { Inbox } from "../components/memory-inbox.js";
 import { Graph } from "../components/graph.js";
 import { memoryChanged, onMemoryChanged, useMemoryApi } from "../components/memory-api.js";
-import { emit } from "../store.js";
+import { bus, emit } from "../store.js";
 
 const VIEWS = ["graph", "list", "refusals", "journal", "profile"];
 // Narrower than this the graph's labels overlap and taps miss: the list stands in for it.
@@ -36,7 +36,11 @@ export function MemoryScreen() {
   useEffect(() => {
     emit("memory-visited");
     load();
-    return onMemoryChanged(() => load());
+    // The embedding index finished a sync (ml notices): the header says how many cards it covers.
+    const onIndex = (e) => { if (e.detail?.type === "ml") load(); };
+    bus.addEventListener("notice", onIndex);
+    const off = onMemoryChanged(() => load());
+    return () => { off(); bus.removeEventListener("notice", onIndex); };
   }, []);
 
   const answerProposal = async (accept) => {
@@ -53,6 +57,8 @@ export function MemoryScreen() {
       <div class="mem-title">
         <h1>${t("memory.title")}</h1>
         ${overview ? html`<span class="muted">${t("memory.counts", { n: overview.cards })}</span>` : null}
+        ${overview?.indexed ? html`<span class="muted" data-testid="semantic-status">· ${
+          t("memory.indexed", { n: overview.indexed })}</span>` : null}
       </div>
       <div class="row">
         <button type="button" class=${`button ${inboxCount ? "primary" : ""}`} onClick=${() => setInboxOpen(true)}
@@ -123,7 +129,11 @@ function GraphView({ onOpen, overview }) {
   useEffect(() => {
     const load = async () => { try { setData(await mem.memoryGraph()); } catch { /* locked */ } };
     load();
-    return onMemoryChanged(() => load());
+    // The embedding index finished a sync (ml notices): the header says how many cards it covers.
+    const onIndex = (e) => { if (e.detail?.type === "ml") load(); };
+    bus.addEventListener("notice", onIndex);
+    const off = onMemoryChanged(() => load());
+    return () => { off(); bus.removeEventListener("notice", onIndex); };
   }, []);
   if (small) {
     return html`<div><p class="muted small mem-note">${t("memory.graphSmall")}</p>
