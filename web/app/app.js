@@ -73,9 +73,10 @@ export function App() {
     workersRef.current = workers;
     workers.onError = (message) => setFatal(message);
     try {
-      const { llmPort } = await workers.start();
-      await workers.api.init(Comlink.transfer({ llmPort, lang: currentLang() }, [llmPort]));
+      await workers.start();
+      await workers.api.init({ lang: currentLang() });
       await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
+      await workers.startModels();
       workers.connectNet().catch((err) => console.warn("net-worker not started", err));
       workers.api.setNoticeHandler(Comlink.proxy(onNotice)).catch(() => {});
       const list = await workers.api.listAccounts();

@@ -61,20 +61,26 @@ export class Workers {
     this.onError = () => {};
   }
 
-  /** Starts py-worker, llm-worker and ml-worker; net-worker comes later (connectNet, after the boot). */
+  /** Starts py-worker; the model workers and net-worker come after its boot (startModels, connectNet). */
   async start() {
     this.py = new Worker(workerUrl("py-worker.js"), { type: "module", name: "py-worker" });
     this.py.addEventListener("error", (e) => this.onError(e.message || "py-worker failed to load"));
     this.api = Comlink.wrap(this.py);
+  }
+
+  /** Once py-worker has booted: llm-worker (the bundled model) and ml-worker (issue 7: on-device NER and
+   *  embeddings, reached by py-worker only). Spawned during the boot, their scripts (transformers.js alone is
+   *  ~1 MB of JS to compile) competed with Pyodide's for the two cores of a phone or a small laptop; the
+   *  models themselves load on first use, while the user types the passphrase at the earliest. */
+  async startModels() {
     this.llm = new Worker(workerUrl("llm-worker.js"), { type: "module", name: "llm-worker" });
     const llmChannel = new MessageChannel();
     this.llm.postMessage({ type: "port", port: llmChannel.port2 }, [llmChannel.port2]);
-    // ml-worker (issue 7): on-device NER and embeddings, reached by py-worker only.
+    await this.api.setLlmPort(Comlink.transfer(llmChannel.port1, [llmChannel.port1]));
     this.ml = new Worker(workerUrl("ml-worker.js"), { type: "module", name: "ml-worker" });
     const mlChannel = new MessageChannel();
     this.ml.postMessage({ type: "port", port: mlChannel.port2 }, [mlChannel.port2]);
     await this.api.setMlPort(Comlink.transfer(mlChannel.port1, [mlChannel.port1]));
-    return { llmPort: llmChannel.port1 };
   }
 
   /** Once py-worker has booted: registers the service worker and starts net-worker when it controls the
