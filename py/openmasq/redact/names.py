@@ -4,12 +4,14 @@ honorific, a first name in a strong context, and later echoes of a name already 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from . import lexicon
 from .spans import Span
-from .text import ZERO_WIDTH
+from .text import ZERO_WIDTH, has_combining_marks
 
 # --- the text as the detectors read it --------------------------------------------------------------
 
@@ -65,15 +67,22 @@ def _next_visible(text: str, index: int) -> str:
 # Letters (combining accents included: the text may be decomposed), joined by hyphens or apostrophes.
 # (Runs of each class inside the repeat: the regex engine scans a run in one step.)
 _WORD = re.compile(r"(?:[^\W\d_]+|[\u0300-\u036f]+)+(?:[-‐‑'’ʼ](?:[^\W\d_]+|[\u0300-\u036f]+)+){0,6}")
+# The same words in a text without combining accents (most texts): a pattern that opens on a
+# character class lets the regex engine skip to the letters.
+_PLAIN_WORD = re.compile(r"[^\W\d_]+(?:[-‐‑'’ʼ][^\W\d_]+){0,6}")
 _ELISION = re.compile(r"(?:[ldjmnstcLDJMNSTC]|[Qq]u)['’ʼ]")
-_JOINED_GAP = re.compile(r"[ \t]{1,3}")
+# The gaps that join two words of one name: one to three spaces or tabs, every spelling listed (a
+# set look-up per gap costs less than a regex call).
+JOINING_GAPS = frozenset(
+    "".join(chars) for size in (1, 2, 3) for chars in itertools.product(" \t", repeat=size)
+)
 _APOSTROPHE = re.compile("['’ʼ]")
 
 
 def _words_with_elisions(text: str) -> tuple[list[int], list[int], list[str]]:
     """Word offsets and texts, an elided article split off and an English possessive dropped.
     Only the words holding an apostrophe need a look: the others are taken as matched."""
-    matches = list(_WORD.finditer(text))
+    matches = list((_WORD if has_combining_marks(text) else _PLAIN_WORD).finditer(text))
     starts = [m.start() for m in matches]
     ends = [m.end() for m in matches]
     texts = [m.group() for m in matches]
@@ -130,9 +139,7 @@ class Words:
         self.starts, self.ends, self.texts = starts, ends, texts
         self.count = len(texts)
         self.links = [
-            (gap_start + 1 == gap_end and text[gap_start] == " ")
-            or (gap_start == gap_end and word[-1] in "'’ʼ")
-            or (gap_end - gap_start <= 3 and bool(_JOINED_GAP.fullmatch(text, gap_start, gap_end)))
+            text[gap_start:gap_end] in JOINING_GAPS or (gap_start == gap_end and word[-1] in "'’ʼ")
             for gap_start, gap_end, word in zip(ends[:-1], starts[1:], texts[:-1], strict=True)
         ]
 
@@ -148,9 +155,7 @@ class Words:
         if i + 1 >= self.count or len(self.texts[i]) != 1 or not self.texts[i].isupper():
             return False
         end = self.ends[i]
-        return self.text[end : end + 1] == "." and bool(
-            _JOINED_GAP.fullmatch(self.text, end + 1, self.starts[i + 1])
-        )
+        return self.text[end : end + 1] == "." and self.text[end + 1 : self.starts[i + 1]] in JOINING_GAPS
 
     def sentence_initial(self, i: int) -> bool:
         """Only opening punctuation between the previous sentence end (or the line start) and
@@ -414,22 +419,9 @@ class _Scan:
         return known
 
     def _is_name_word(self, i: int, *, after_particle: bool) -> bool:
-        word = self.words.texts[i]
-        if not word[0].isupper() or (len(word) < 4 and sum(ch.isalpha() for ch in word) < 2):
+        if not _may_be_name_word(self.words.texts[i], after_particle=after_particle):
             return False
-        if self.glued_to_digits(i):
-            return False
-        if lexicon.is_legal_form(word) or lexicon.is_honorific(word) or lexicon.is_country(word):
-            return False
-        if self.is_month_use(i) or lexicon.lexicon_key(word).replace(" ", "") in _ORG_AFFIX_KEYS:
-            return False
-        if after_particle and lexicon.is_place(word):
-            return False
-        if lexicon.is_surname(word) or lexicon.is_first_name(word):
-            return not lexicon.is_stopword(word) or len(word) >= 4
-        if lexicon.is_stopword(word) or lexicon.is_generic_term(word) or lexicon.is_place(word):
-            return False
-        return not lexicon.lexicon_key(word).endswith(_NOUN_ENDINGS)
+        return not self.glued_to_digits(i) and not self.is_month_use(i)
 
     def glued_to_digits(self, i: int) -> bool:
         """Word i is part of a code ("GB45", "FR76", "A4"), not a word."""
@@ -568,27 +560,28 @@ class _Scan:
 
     def after_honorific(self, i: int) -> bool:
         """Word i comes right after a civility or title ("M. Dupont", "Mme Lefèvre", "le docteur
-        Martin", "Herr Dr. Müller", "Sig.ra Rossi")."""
+        Martin", "Herr Dr. Müller", "Sig.ra Rossi"): one to three spaces or tabs, and before them
+        a chunk of up to ten characters without a space."""
         text = self.words.text
         pos = self.words.starts[i]
-        gap_start = pos
-        while gap_start > 0 and pos - gap_start < 3 and text[gap_start - 1] in " \t":
-            gap_start -= 1
+        before = text[max(0, pos - 3) : pos]
+        gap_start = pos - (len(before) - len(before.rstrip(" \t")))
         if gap_start == pos:
             return False
-        chunk_start = gap_start
-        while chunk_start > 0 and gap_start - chunk_start < 10 and not text[chunk_start - 1].isspace():
-            chunk_start -= 1
-        chunk = text[chunk_start:gap_start].lstrip("([«\"'“")
-        return _is_honorific_chunk(chunk)
+        window = text[max(0, gap_start - 10) : gap_start]
+        if not window or window[-1].isspace():
+            return False  # no chunk: _is_honorific_chunk("") is False
+        chunk = window.rsplit(None, 1)[-1]
+        return _is_honorific_chunk(chunk.lstrip("([«\"'“"))
 
     def is_honorific_word(self, i: int) -> bool:
-        """Word i (with its dots) is itself a civility, as in "M." or "Sig.ra"."""
+        """Word i (with up to four characters after it, up to a space) is itself a civility, as
+        in "M." or "Sig.ra"."""
         text = self.words.text
-        end = self.words.ends[i]
-        while end < len(text) and end - self.words.ends[i] < 4 and not text[end].isspace():
-            end += 1
-        return _is_honorific_chunk(text[self.words.starts[i] : end])
+        start, end = self.words.starts[i], self.words.ends[i]
+        after = text[end : end + 4]
+        glued = after.split(None, 1)[0] if after and not after[0].isspace() else ""
+        return _is_honorific_chunk(text[start:end] + glued)
 
     def honorific_name_at(self, i: int) -> tuple[int, float] | None:
         """The name after an honorific, known to the lexicon or not ("M. Dupont", "Maître
@@ -712,15 +705,7 @@ class _Scan:
         return known
 
     def _is_namelike(self, i: int) -> bool:
-        word = self.words.texts[i]
-        if not self.is_name_word(i) or not _has_name_shape(word) or lexicon.is_org_descriptor(word):
-            return False
-        key = lexicon.lexicon_key(word)
-        if key in _PHRASE_WORDS or lexicon.is_notorious(word, "company", commercial=True, people=False):
-            return False
-        if lexicon.is_first_name(word) and not lexicon.is_homograph(word):
-            return True
-        return not lexicon.is_common_word(word)
+        return self.is_name_word(i) and _reads_as_name_word(self.words.texts[i])
 
     def is_known_name(self, i: int) -> bool:
         """Word i is in a name list and is no everyday word."""
@@ -898,7 +883,7 @@ class _Scan:
             if not word[0].isupper() and not (word in _PARTICLE_SPELLINGS and self.particle_after_honorific(i)):
                 i += 1
                 continue
-            match, source = self.name_at(i)
+            match, source = (None, "") if _opens_no_name(word) else self.name_at(i)
             if match is None:
                 i = max(i + 1, self.heading_end)
                 continue
@@ -991,6 +976,51 @@ _PHRASE_ENDS = frozenset(p.rsplit(" ", 1)[-1] for p in _ALL_PHRASES)
 # Greeting and introduction words are never a name word of their own ("Félicitations Martin").
 _PHRASE_WORDS = frozenset(w for p in _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING for w in p.split(" "))
 _NAME_SHAPE = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|La|Le|Van|Von)?[^\W\d_][^\W\d_A-Z]*")
+
+
+@lru_cache(maxsize=16384)
+def _may_be_name_word(word: str, *, after_particle: bool) -> bool:
+    """`_Scan.is_name_word` read on the word alone, its neighbours aside (glued to digits, a
+    month used as a date): cached, as the same words come back in every text."""
+    if not word[0].isupper() or (len(word) < 4 and sum(ch.isalpha() for ch in word) < 2):
+        return False
+    if lexicon.is_legal_form(word) or lexicon.is_honorific(word) or lexicon.is_country(word):
+        return False
+    if lexicon.lexicon_key(word).replace(" ", "") in _ORG_AFFIX_KEYS:
+        return False
+    if after_particle and lexicon.is_place(word):
+        return False
+    if lexicon.is_surname(word) or lexicon.is_first_name(word):
+        return not lexicon.is_stopword(word) or len(word) >= 4
+    if lexicon.is_stopword(word) or lexicon.is_generic_term(word) or lexicon.is_place(word):
+        return False
+    return not lexicon.lexicon_key(word).endswith(_NOUN_ENDINGS)
+
+
+@lru_cache(maxsize=16384)
+def _opens_no_name(word: str) -> bool:
+    """A capitalised word from which no name starts, whatever its context: no first name, never
+    a name word, no particle and no initial. `_Scan.name_at` finds nothing there and leaves the
+    heading mark alone (its name tails stop at once); most capitalised words are such ("Bonjour",
+    "Merci", "Pouvez"), and this cached test spares them the context tests."""
+    if not word[0].isupper() or len(word) < 2 or lexicon.is_first_name(word):
+        return False
+    return not _may_be_name_word(word, after_particle=False) and lexicon.lexicon_key(word) not in _CAPITAL_PARTICLES
+
+
+@lru_cache(maxsize=16384)
+def _reads_as_name_word(word: str) -> bool:
+    """`_Scan.is_namelike` of a name word, read on the word alone (cached): written like a name,
+    no org descriptor, greeting word or brand; a first name that is no everyday word, or no
+    everyday word at all."""
+    if not _has_name_shape(word) or lexicon.is_org_descriptor(word):
+        return False
+    key = lexicon.lexicon_key(word)
+    if key in _PHRASE_WORDS or lexicon.is_notorious(word, "company", commercial=True, people=False):
+        return False
+    if lexicon.is_first_name(word) and not lexicon.is_homograph(word):
+        return True
+    return not lexicon.is_common_word(word)
 
 
 def _is_plain_surname(word: str) -> bool:
