@@ -65,6 +65,13 @@ def test_a_project_fake_never_looks_like_a_company(real, seed):
     assert fold(fake) != fold(real)
 
 
+def test_an_acronym_codename_is_never_a_legal_form():
+    # Random(1476) drew "SAGL" (a Swiss legal form) for "SIRH" before acronyms were checked.
+    fake = fake_project("Projet SIRH 2026", random.Random(1476))
+    assert fake.startswith("Projet ") and fake.endswith(" 2026")
+    assert fold(fake.split()[1]) not in LEGAL_FORMS | DESCRIPTORS
+
+
 def test_the_type_words_cover_the_ui_languages():
     assert {"projet", "project", "projekt", "proyecto", "progetto", "projeto"} <= TYPE_WORDS
     assert fake_for("project", "Orion", random.Random(3)) == fake_project("Orion", random.Random(3))

@@ -20,6 +20,7 @@ from .vault import Vault
 
 MAX_ATTEMPTS = 60  # reference 9.7: then an opaque, still reversible fallback
 _POSSESSIVE = re.compile(r"(['’]s?)$")
+_SPACE_RUNS = re.compile(r"(\s+)")  # split keeping the runs: every person name is cut in words
 # Fakes are allocated in this order so e-mails can be built from the fake person or company.
 _KIND_ORDER = {"person": 0, "org": 1, "email": 2, "url": 3, "domain": 3}
 
@@ -46,12 +47,15 @@ class Context:
     real_folds: set[str]
     fake_word_folds: set[str]  # folded canonical fakes already given to a real name word
     lang: str | None  # the text's language when the caller knows it: the locale of fakes for unknown names
+    # The folded text between spaces, built once: every candidate fake is looked up in it as a whole word.
+    spaced_folds: str
 
     @staticmethod
     def of(text: str, vault: Vault, lang: str | None = None) -> Context:
         folded = fold(text)
         fake_words = {fold(fake) for fake in vault.words.values()}
-        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds(), fake_words, lang)
+        return Context(text.casefold(), folded, frozenset(folded.split()), vault, vault.real_folds(), fake_words, lang,
+                       f" {folded} ")
 
     def rejects(self, fake: str, real: str) -> bool:
         """A candidate fake is refused when it is the value, stands for another value, is
@@ -64,7 +68,7 @@ class Context:
         folded = fold(fake)
         if folded == fold(real) or folded in self.real_folds:
             return True
-        return len(folded) >= 3 and f" {folded} " in f" {self.text_folds} "
+        return len(folded) >= 3 and f" {folded} " in self.spaced_folds
 
 
 def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = None) -> dict[Span, str]:
@@ -115,7 +119,7 @@ def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[
 def _person_fake(value: str, context: Context) -> str:
     """Word by word, each real name word keeping one canonical fake for the conversation, so
     "Marie Dupont", "Dupont" and "DUPONT" stay one identity."""
-    tokens = re.split(r"(\s+)", value)
+    tokens = _SPACE_RUNS.split(value)
     name_positions = [i for i, tok in enumerate(tokens) if _is_name_word(tok)]
     pieces = list(tokens)
     words = [_split_possessive(tokens[i])[0] for i in name_positions]
@@ -176,10 +180,10 @@ def _word_fake(word: str, role: str, context: Context) -> str:
         return known
     taken = context.fake_word_folds
     real_words = vault.words
+    title = word[:1].upper() + word[1:].lower() if word.isupper() else word
+    locale = lexicon.locale_of_name(title) or context.lang
     for attempt in range(MAX_ATTEMPTS):
         rng = seeded_rng(vault.key, "word:" + role, key, attempt)
-        title = word[:1].upper() + word[1:].lower() if word.isupper() else word
-        locale = lexicon.locale_of_name(title) or context.lang
         if role == "first":
             fake = fakes.fake_first_name(title, rng, locale=locale)
         else:

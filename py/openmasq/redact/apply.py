@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from . import fakes
 from .kinds import category_of
-from .text import FoldedText, find_exact, fold
+from .text import FoldedText, find_exact, fold, glued_inside_word
 from .vault import Vault
 
 _PERSON_MARKER = re.compile(r"^\[(?:PERSON|person|Person)(\d+)\]$")
@@ -60,7 +60,7 @@ def counts_as_occurrence(real: str, surface: str) -> bool:
 def has_digit(value: str) -> bool:
     """Whether any character is a digit (str.isdigit: superscripts and circled digits too). Each
     vault value is asked once per message of every request, the whole history re-sent."""
-    return any(ch.isdigit() for ch in value)
+    return any(map(str.isdigit, value))
 
 
 def substitution_table(vault: Vault, excluded: frozenset[str]) -> dict[str, tuple[str, str]]:
@@ -88,12 +88,10 @@ def apply(
     chosen = _Chosen()
     for rep in sorted(planned, key=lambda r: r.start):
         chosen.add(rep)
-    table = {
-        real: entry for real, entry in substitution_table(vault, excluded_categories).items()
-        if fold(real) not in keep
-    }
-    for rep in _exact_occurrences(text, table):
-        chosen.add(rep)
+    table = substitution_table(vault, excluded_categories)
+    if keep:  # values the user keeps in clear (usually none: then no value needs folding)
+        table = {real: entry for real, entry in table.items() if fold(real) not in keep}
+    _add_exact_occurrences(text, table, chosen)
     for rep in _variant_occurrences(FoldedText(text), table, vault):
         if chosen.add(rep) and rep.substitute not in vault.entries:
             # Recorded only once accepted: an entry for a rejected occurrence would later
@@ -113,22 +111,37 @@ class _Chosen:
         self._starts: list[int] = []
 
     def add(self, rep: Replacement) -> bool:
+        if not self.is_free(rep.start, rep.end):
+            return False
         i = bisect.bisect_left(self._starts, rep.start)
-        if i < len(self.items) and self.items[i].start < rep.end:
-            return False
-        if i > 0 and self.items[i - 1].end > rep.start:
-            return False
         self._starts.insert(i, rep.start)
         self.items.insert(i, rep)
         return True
 
+    def is_free(self, start: int, end: int) -> bool:
+        """Whether text[start:end] overlaps no replacement kept so far."""
+        i = bisect.bisect_left(self._starts, start)
+        if i < len(self.items) and self.items[i].start < end:
+            return False
+        return not (i > 0 and self.items[i - 1].end > start)
 
-def _exact_occurrences(text: str, table: dict[str, tuple[str, str]]) -> list[Replacement]:
-    out: list[Replacement] = []
+
+def _add_exact_occurrences(text: str, table: dict[str, tuple[str, str]], chosen: _Chosen) -> None:
+    """Every vault value in its exact spelling, longest first, where nothing is replaced yet.
+    find_exact's scan with the occupancy test first: nearly every occurrence is a span this pass
+    planned already, and is then passed over before its word boundaries are read."""
     for real in sorted(table, key=lambda v: (-len(v), v)):
         sub, kind = table[real]
-        out.extend(Replacement(s, e, real, kind, sub, "vault") for s, e in find_exact(text, real))
-    return out
+        if not real:  # degenerate (no pass records one): exactly what find_exact makes of it
+            for start, end in find_exact(text, real):
+                chosen.add(Replacement(start, end, real, kind, sub, "vault"))
+            continue
+        pos = text.find(real)
+        while pos != -1:
+            end = pos + len(real)
+            if chosen.is_free(pos, end) and not glued_inside_word(text, pos, end):
+                chosen.add(Replacement(pos, end, real, kind, sub, "vault"))
+            pos = text.find(real, pos + 1)
 
 
 def _variant_occurrences(folded: FoldedText, table: dict[str, tuple[str, str]], vault: Vault) -> list[Replacement]:

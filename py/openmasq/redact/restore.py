@@ -10,8 +10,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass
-from urllib.parse import quote, quote_plus
+from typing import NamedTuple
 
 from .text import FoldedText, fold, strip_accents
 from .vault import Vault
@@ -22,8 +21,7 @@ CASED_KINDS = frozenset({"person", "org", "location", "address", "username"})
 _LOOKAHEAD = 2
 
 
-@dataclass(frozen=True)
-class _Key:
+class _Key(NamedTuple):
     surface: str  # how the substitute may appear in the reply
     real: str  # what replaces it
     kind: str
@@ -37,22 +35,20 @@ class Restorer:
 
     def __init__(self, vault: Vault, *, args: bool = False) -> None:
         self.args = args
-        keys = list(_keys_of(vault, args=args))
         self._exact: dict[str, _Key] = {}
         self._folded: dict[str, set[str]] = {}
         self._by_fold: dict[str, _Key] = {}
-        for key in keys:
+        for key in _keys_of(vault, args=args):
             self._exact.setdefault(_collapse(key.surface), key)
             folded = fold(key.surface)
             if folded:
                 self._folded.setdefault(folded, set()).add(key.real)
                 self._by_fold.setdefault(folded, key)
-        ordered = sorted(self._by_fold, key=lambda f: (-len(f), f))
-        self._keys = frozenset(ordered)
+        self._keys = frozenset(self._by_fold)
         # Candidate key lengths per first character, longest first: a match is looked up by
         # slicing the folded reply, never by a regex alternation over every key.
         lengths: dict[str, set[int]] = {}
-        for folded_key in ordered:
+        for folded_key in self._keys:
             lengths.setdefault(folded_key[0], set()).add(len(folded_key))
         self._lengths = {ch: sorted(ls, reverse=True) for ch, ls in lengths.items()}
         # Where a match may begin: a word start (or a character that is no letter or digit)
@@ -62,13 +58,13 @@ class Restorer:
         firsts = "".join(re.escape(ch) for ch in sorted(lengths))
         self._candidates = re.compile(
             rf"(?:(?<![^\W_])|(?![^\W_]))(?=[{firsts}]|d['’]|qu['’])") if firsts else None
-        self._heads = frozenset(folded_key[:2] for folded_key in ordered)  # a one-character key is its own head
-        # Folded spellings (with an optional elision) for the streaming hold-back test.
-        prefixes = set(ordered)
-        prefixes |= {f"{el}{apostrophe}{p}" for p in ordered for el in ("d", "qu") for apostrophe in "'’"}
-        self._prefixes = sorted(prefixes)
-        self._firsts = {p[0] for p in self._prefixes}
-        self.max_len = max((len(p) for p in self._prefixes), default=0)
+        self._heads = frozenset(folded_key[:2] for folded_key in self._keys)  # a one-character key is its own head
+        # The folded keys, sorted for the streaming hold-back test; a key may also follow an
+        # elision, which that test reads off the suffix rather than storing each key four times.
+        self._prefixes = sorted(self._keys)
+        self._firsts = (set(lengths) | {elision[0] for elision in _ELISIONS}) if lengths else set()
+        longest = max((len(k) for k in self._keys), default=0)
+        self.max_len = (longest + max(len(elision) for elision in _ELISIONS)) if longest else 0
 
     @property
     def is_empty(self) -> bool:
@@ -187,6 +183,17 @@ class Restorer:
         return len(view.text)
 
     def _could_grow_into_key(self, folded_suffix: str) -> bool:
+        """Whether the suffix begins a key, or an elision followed by the beginning of a key."""
+        if self._begins_a_key(folded_suffix):
+            return True
+        for elision in _ELISIONS:
+            if elision.startswith(folded_suffix):
+                return bool(self._keys)
+            if folded_suffix.startswith(elision) and self._begins_a_key(folded_suffix[len(elision):]):
+                return True
+        return False
+
+    def _begins_a_key(self, folded_suffix: str) -> bool:
         i = bisect.bisect_left(self._prefixes, folded_suffix)
         return i < len(self._prefixes) and self._prefixes[i].startswith(folded_suffix)
 
@@ -224,23 +231,42 @@ def _keys_of(vault: Vault, *, args: bool) -> list[_Key]:
     keys: list[_Key] = []
     for sub, real in vault.entries.items():
         kind = vault.kinds.get(sub, "")
-        risky = bool(_NUMBER_TOKEN.match(sub)) or (len(sub) <= 3 and " " not in sub)
+        # The patterns are only tried on what they can match: most substitutes are fakes.
+        risky = (sub[:1] == "n" and bool(_NUMBER_TOKEN.match(sub))) or (len(sub) <= 3 and " " not in sub)
         out_real = _json_escape(real) if args else real
         keys.append(_Key(sub, out_real, kind, risky))
-        marker = _MARKER.match(sub)
+        marker = _MARKER.match(sub) if sub[:1] == "[" else None
         if marker:
             keys.append(_Key(marker.group(1), out_real, kind, True))
             keys.append(_Key(f"\\[{marker.group(1)}\\]", out_real, kind, True))
-        for encode in (quote, quote_plus):
-            encoded = encode(sub, safe="")
-            if encoded != sub:
-                keys.append(_Key(encoded, encode(real, safe=""), kind, risky))
+        encoded = _url_encoded(sub)
+        if encoded != sub:  # then its quote_plus form differs from it too
+            encoded_real = _url_encoded(real)
+            keys.append(_Key(encoded, encoded_real, kind, risky))
+            keys.append(_Key(_plus_for_space(encoded), _plus_for_space(encoded_real), kind, risky))
         if args:
             for ascii_only in (True, False):
                 escaped = json.dumps(sub, ensure_ascii=ascii_only)[1:-1]
                 if escaped != sub:
                     keys.append(_Key(escaped, out_real, kind, risky))
     return keys
+
+
+# urllib.parse.quote(value, safe="") as one str.translate over the UTF-8 bytes read as Latin-1
+# (one character per byte): the same text without urllib's per-byte Python loop, for every
+# substitute and real value of each vault a restorer is built for.
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~")
+_PERCENT = {byte: f"%{byte:02X}" for byte in range(256) if byte not in _UNRESERVED}
+
+
+def _url_encoded(value: str) -> str:
+    return value.encode("utf-8").decode("latin-1").translate(_PERCENT)
+
+
+def _plus_for_space(encoded: str) -> str:
+    """quote_plus(value, safe="") from quote(value, safe=""): every "%" there starts a 3-character
+    escape, so "%20" can only be an encoded space, which quote_plus writes "+"."""
+    return encoded.replace("%20", "+")
 
 
 def _json_escape(value: str) -> str:
@@ -280,8 +306,15 @@ def _elision_lengths(folded: str, p: int) -> tuple[int, ...]:
     return (0,)
 
 
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
 def _collapse(surface: str) -> str:
-    return re.sub(r"\s+", " ", surface)
+    # The one printable whitespace character is the space: a printable surface without two
+    # spaces in a row has no run to collapse (most substitutes), and skips the regex.
+    if surface.isprintable() and "  " not in surface:
+        return surface
+    return _WHITESPACE_RUN.sub(" ", surface)
 
 
 def _mirror_case(surface: str, key: _Key) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from ..text import strip_accents
@@ -28,6 +29,9 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 _RETRIES = 12
 
 
+# Cached: the same real values and pool names are folded again and again (every draw of a name
+# compares its pick and the real value, `distinct` every candidate with the real value).
+@lru_cache(maxsize=65536)
 def fold_key(value: str) -> str:
     """What must differ between a real value and its fake: letters and digits, ignoring case,
     accents and separators (a fake equal up to spacing or capitals would leak the value)."""
@@ -195,18 +199,33 @@ def _split_parts(value: str) -> list[str]:
 def match_case(template: str, value: str) -> str:
     """`value` written in the casing of `template`: ALL CAPS, all lower, or Title per word and per
     hyphen part; when both have as many parts, each part mirrors its counterpart ("Jean DUPONT")."""
-    whole = _part_style(template)
+    whole, word_styles = _casing_of(template)
     if not whole:
         return value
     if whole in ("upper", "lower"):
         return _apply_style(whole, value)
-    t_words = [p for p in _split_parts(template) if p.strip(" -")]
+    if value and _is_one_part(value):  # most fakes: one word, cased like the template's one word
+        return _apply_style(word_styles[0] if len(word_styles) == 1 else "title", value)
     pieces = _split_parts(value)
-    v_words = [p for p in pieces if p.strip(" -")]
-    if len(t_words) == len(v_words):
-        styles = iter([_part_style(t) or "title" for t in t_words])
-        return "".join(_apply_style(next(styles), p) if p.strip(" -") else p for p in pieces)
-    return "".join(_apply_style("title", p) if p.strip(" -") else p for p in pieces)
+    if sum(1 for p in pieces if p.strip(" -")) != len(word_styles):
+        word_styles = ("title",) * len(pieces)
+    styles = iter(word_styles)
+    return "".join(_apply_style(next(styles), p) if p.strip(" -") else p for p in pieces)
+
+
+def _is_one_part(value: str) -> bool:
+    """One part: neither a hyphen nor any whitespace (the space is the one printable whitespace)."""
+    return value.isprintable() and " " not in value and "-" not in value
+
+
+# Cached: a template is a real value or one of its words, cased again for every fake drawn for it.
+@lru_cache(maxsize=16384)
+def _casing_of(template: str) -> tuple[str, tuple[str, ...]]:
+    """The style of the whole template, and the style of each of its words and hyphen parts."""
+    whole = _part_style(template)
+    if whole in ("", "upper", "lower"):
+        return whole, ()
+    return whole, tuple(_part_style(t) or "title" for t in _split_parts(template) if t.strip(" -"))
 
 
 def ascii_like(real: str, fake: str) -> str:

@@ -7,7 +7,7 @@ import importlib
 import random
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ._shape import ascii_like, distinct, fold_key, match_case, scramble
 
@@ -39,6 +39,7 @@ _ARTICLES = frozenset({
 })
 _ELISION = re.compile(r"^([A-Za-z]{1,2})(['’])(.+)$")
 _HYPHEN = re.compile(r"([-‐])")
+_SPACE_RUNS = re.compile(r"(\s+)")  # split keeping the runs: every name drawn is cut in words
 
 CIVILITY_GENDER: dict[str, str] = {
     "m": "m", "mr": "m", "monsieur": "m", "herr": "m", "sr": "m", "sig": "m", "signor": "m", "señor": "m",
@@ -62,6 +63,8 @@ class NamePools:
     # Per locale: folded first names and surnames, and their exact (accented) spellings.
     first_by_locale: tuple[frozenset[str], ...] = ()
     last_by_locale: tuple[frozenset[str], ...] = ()
+    # Surnames after an elision ("d'Artagnan" -> "d'Ormesson"): those starting with a vowel or h.
+    vowel_surnames: tuple[str, ...] = ()
 
 
 def _provider_names(locale: str, attribute: str) -> list[str]:
@@ -106,6 +109,7 @@ def pools(language: str) -> NamePools:
         surname_keys=frozenset(fold_key(n) for n in surnames),
         first_by_locale=tuple(first_by_locale),
         last_by_locale=tuple(last_by_locale),
+        vowel_surnames=tuple(n for n in surname_words if n[0].lower() in "aeiouéèh") or surname_words,
     )
 
 
@@ -115,6 +119,8 @@ def _lookup_keys(names: list[str]) -> frozenset[str]:
     return frozenset({fold_key(n) for n in names} | {"=" + n.casefold() for n in names})
 
 
+# Cached: asked for every name drawn, with the few locale spellings a caller uses.
+@lru_cache(maxsize=256)
 def language_of(locale: str | None) -> str | None:
     """"fr_FR", "fr-CA", "FR" or "fr" -> "fr"; None for unknown languages."""
     if not locale:
@@ -144,7 +150,7 @@ def is_surname(word: str) -> bool:
     return any(key in pools(lang).surname_keys for lang in LANGUAGE_ORDER)
 
 
-def _language_score(words: list[str], per_locale: tuple[frozenset[str], ...]) -> float:
+def _language_score(words: tuple[str, ...], per_locale: tuple[frozenset[str], ...]) -> float:
     """Share of the language's locales listing each word, plus a little for exact spellings:
     a surname every locale of a language lists is more typical of it than one a cosmopolitan
     list also holds (fr_FR lists "Garcia" and "Rossi", en_US "Alejandro")."""
@@ -160,7 +166,12 @@ def infer_language(words: list[str], *, surnames: bool = False) -> str:
     """The language whose lists know `words` best (default French). A first name any French
     list knows is read as French (the app is French-first, and the French lists hold few
     foreign first names); otherwise the language typical of the words wins."""
-    words = [w for w in words if w]
+    return _inferred_language(tuple(w for w in words if w), surnames)
+
+
+# Cached: a real name is faked once per attempt and per spelling, its language read each time.
+@lru_cache(maxsize=16384)
+def _inferred_language(words: tuple[str, ...], surnames: bool) -> str:
     if not surnames and any(fold_key(w) in pools(DEFAULT_LANGUAGE).gender_of for w in words):
         return DEFAULT_LANGUAGE
     best, best_score = DEFAULT_LANGUAGE, 0.0
@@ -172,6 +183,8 @@ def infer_language(words: list[str], *, surnames: bool = False) -> str:
     return best
 
 
+# Cached: read for every part of every first name drawn, in every attempt.
+@lru_cache(maxsize=16384)
 def gender_of_first_name(name: str, language: str) -> str | None:
     """"m", "f", "u" (both) from the language's lists, then any language's, then the ending."""
     key = fold_key(name)
@@ -252,8 +265,7 @@ def _fake_surname_word(word: str, p: NamePools, rng: random.Random) -> str:
         elided = _ELISION.match(part)
         if elided:
             head, quote, rest = elided.groups()
-            vowel_pool = tuple(n for n in p.surnames if n[0].lower() in "aeiouéèh") or p.surnames
-            fake = _pick_other(vowel_pool, rest, rng)
+            fake = _pick_other(p.vowel_surnames, rest, rng)
             pieces[i] = head + quote + match_case(rest, ascii_like(rest, fake))
         else:
             fake = _pick_other(p.surnames, part, rng)
@@ -266,7 +278,7 @@ def fake_surname(real: str, rng: random.Random, *, locale: str | None = None) ->
     and its casing mirrored ("DUPONT" -> "MARCHAND")."""
     if len(real) > MAX_NAME_LENGTH:
         return scramble(real, rng)
-    tokens = re.split(r"(\s+)", real.strip())
+    tokens = _SPACE_RUNS.split(real.strip())
     words = tokens[0::2]
     kept = _split_particles(words)
     personal = words[kept:]
@@ -331,7 +343,7 @@ def fake_person(
     from the surname pool."""
     if len(real) > MAX_NAME_LENGTH:
         return scramble(real, rng)
-    tokens = re.split(r"(\s+)", real)
+    tokens = _SPACE_RUNS.split(real)
     words = tokens[0::2]
     roles = _person_roles(words)
     firsts = [w for w, r in zip(words, roles, strict=True) if r == "first"]

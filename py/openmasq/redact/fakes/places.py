@@ -162,6 +162,8 @@ class Town:
     area: str = ""  # French région, US state, Italian province
 
 
+# Cached: street words, town names and keywords are folded again for every address and every pick.
+@lru_cache(maxsize=65536)
 def _fold(word: str) -> str:
     return strip_accents(word.casefold()).rstrip(".").replace("ß", "ss")
 
@@ -297,12 +299,21 @@ def _french_candidates(real_postcode: str) -> tuple[Town, ...]:
     if not real_postcode:
         return all_towns
     department = _department(real_postcode)
-    same = tuple(t for t in all_towns
-                 if _department(t.postcode) == department and t.postcode != real_postcode)
+    same = tuple(t for t in _french_towns_by_department().get(department, ()) if t.postcode != real_postcode)
     if same:
         return same
     region = data.FR_REGION_OF_DEPARTMENT.get(department, "")
     return tuple(t for t in all_towns if t.area == region and region) or all_towns
+
+
+@cache
+def _french_towns_by_department() -> dict[str, tuple[Town, ...]]:
+    """French towns per département, in the table's order: grouped once rather than by reading
+    every town's postal code for each new real code."""
+    groups: dict[str, list[Town]] = {}
+    for town in towns("FR"):
+        groups.setdefault(_department(town.postcode), []).append(town)
+    return {department: tuple(group) for department, group in groups.items()}
 
 
 def _town_name(town: Town) -> str:
@@ -369,9 +380,15 @@ def _street_tail(country: str, rng: random.Random) -> str:
              "IT": IT_STREET_TAILS, "PT": PT_STREET_TAILS}.get(country, FR_STREET_TAILS)
     if rng.random() < 0.5:
         return rng.choice(tails)
+    first = rng.choice(_first_names(language))
+    return f"{first} {rng.choice(pools(language).surnames)}"
+
+
+@cache
+def _first_names(language: str) -> tuple[str, ...]:
+    """A language's male then female first names in one tuple, joined once rather than per street."""
     p = pools(language)
-    first = rng.choice(p.male + p.female)
-    return f"{first} {rng.choice(p.surnames)}"
+    return p.male + p.female
 
 
 def _english_street_name(rng: random.Random) -> str:

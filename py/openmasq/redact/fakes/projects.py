@@ -9,7 +9,7 @@ import re
 
 from .. import lexicon
 from ._shape import UPPER, distinct, fold_key, match_case, scramble
-from .orgs import CONNECTORS, FAMOUS
+from .orgs import CONNECTORS, DESCRIPTORS, FAMOUS, LEGAL_FORMS
 
 # Words that say what kind of undertaking it is, in the languages of the UI: kept as written.
 TYPE_WORDS = frozenset(fold_key(word) for word in [
@@ -72,9 +72,12 @@ def _is_acronym(word: str) -> bool:
 
 
 def _acronym(length: int, rng: random.Random) -> str:
+    """Random capitals, never a famous name nor a company word ("SAGL", "GMBH": the project would
+    read as a company)."""
     while True:
         word = "".join(rng.choice(_ACRONYM_LETTERS) for _ in range(length))
-        if word.casefold() not in FAMOUS:
+        key = word.casefold()
+        if key not in FAMOUS and key not in LEGAL_FORMS and key not in DESCRIPTORS:
             return word
 
 
