@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from openmasq.redact import Forced, RedactionError, RedactOptions, Vault, pseudonymise  # noqa: E402
-from openmasq.redact.evaluate import parse_jsonl  # noqa: E402
+from openmasq.redact.evaluate import joined_messages, parse_jsonl  # noqa: E402
 from openmasq.redact.restore import Restorer  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -41,13 +41,7 @@ def messages() -> list[str]:
 
 def concatenations(texts: list[str], count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        pieces: list[str] = []
-        while sum(len(p) + 1 for p in pieces) < PROMPT_CHARS:
-            pieces.append(rng.choice(texts))
-        out.append(" ".join(pieces))
-    return out
+    return [joined_messages(texts, rng, PROMPT_CHARS) for _ in range(count)]
 
 
 def option_sets(texts: list[str]) -> Iterator[tuple[str, RedactOptions]]:

@@ -41,7 +41,7 @@ from openmasq.chat.codecs import TextDelta, openai  # noqa: E402
 from openmasq.proxy.masking import redact_body  # noqa: E402
 from openmasq.proxy.sessions import SESSION_HEADER  # noqa: E402
 from openmasq.redact import RedactOptions, Restorer, Vault  # noqa: E402
-from openmasq.redact.evaluate import parse_jsonl  # noqa: E402
+from openmasq.redact.evaluate import joined_messages, parse_jsonl  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "corpus" / "fr.jsonl"
 PROMPT_CHARS = 2048
@@ -58,13 +58,7 @@ def prompts(count: int, seed: int = 7) -> list[str]:
     """~2 kB prompts made of whole corpus messages (names, e-mails, phones, IBANs...), all different."""
     texts = [r.text for r in parse_jsonl(CORPUS.read_text("utf-8"))]
     rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        pieces: list[str] = []
-        while sum(len(p) + 1 for p in pieces) < PROMPT_CHARS:
-            pieces.append(rng.choice(texts))
-        out.append(" ".join(pieces))
-    return out
+    return [joined_messages(texts, rng, PROMPT_CHARS) for _ in range(count)]
 
 
 def accepted(bodies: list[str]) -> tuple[list[str], int]:
@@ -154,16 +148,7 @@ def conversations(count: int, seed: int = 13) -> list[list[str]]:
     """User turns of ~500 chars (corpus messages), TURNS per conversation, all different."""
     texts = [r.text for r in parse_jsonl(CORPUS.read_text("utf-8"))]
     rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        turns = []
-        for _ in range(TURNS):
-            pieces: list[str] = []
-            while sum(len(p) + 1 for p in pieces) < PROMPT_CHARS // 4:
-                pieces.append(rng.choice(texts))
-            turns.append(" ".join(pieces))
-        out.append(turns)
-    return out
+    return [[joined_messages(texts, rng, PROMPT_CHARS // 4) for _ in range(TURNS)] for _ in range(count)]
 
 
 def replay_conversation(client: httpx.Client, base: str, proxied: str, turns: list[str], session: str,

@@ -49,6 +49,14 @@ export function originOf(url) {
   }
 }
 
+/** A module worker that talks to py-worker over a MessagePort: the worker, and py-worker's end of the port. */
+function spawnPorted(name) {
+  const worker = new Worker(workerUrl(`${name}.js`), { type: "module", name });
+  const channel = new MessageChannel();
+  worker.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
+  return [worker, channel.port1];
+}
+
 export class Workers {
   constructor() {
     this.py = null;
@@ -73,14 +81,11 @@ export class Workers {
    *  ~1 MB of JS to compile) competed with Pyodide's for the two cores of a phone or a small laptop; the
    *  models themselves load on first use, while the user types the passphrase at the earliest. */
   async startModels() {
-    this.llm = new Worker(workerUrl("llm-worker.js"), { type: "module", name: "llm-worker" });
-    const llmChannel = new MessageChannel();
-    this.llm.postMessage({ type: "port", port: llmChannel.port2 }, [llmChannel.port2]);
-    await this.api.setLlmPort(Comlink.transfer(llmChannel.port1, [llmChannel.port1]));
-    this.ml = new Worker(workerUrl("ml-worker.js"), { type: "module", name: "ml-worker" });
-    const mlChannel = new MessageChannel();
-    this.ml.postMessage({ type: "port", port: mlChannel.port2 }, [mlChannel.port2]);
-    await this.api.setMlPort(Comlink.transfer(mlChannel.port1, [mlChannel.port1]));
+    let port;
+    [this.llm, port] = spawnPorted("llm-worker");
+    await this.api.setLlmPort(Comlink.transfer(port, [port]));
+    [this.ml, port] = spawnPorted("ml-worker");
+    await this.api.setMlPort(Comlink.transfer(port, [port]));
   }
 
   /** Once py-worker has booted: registers the service worker and starts net-worker when it controls the
@@ -109,10 +114,9 @@ export class Workers {
   /** A fresh net-worker (fetching its script again, so it gets the current policy) and the py-worker's end. */
   spawnNet() {
     if (this.net) this.net.terminate();
-    this.net = new Worker(workerUrl("net-worker.js"), { type: "module", name: "net-worker" });
-    const channel = new MessageChannel();
-    this.net.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
-    return channel.port1;
+    let port;
+    [this.net, port] = spawnPorted("net-worker");
+    return port;
   }
 
   /** Tells the service worker which provider origins net-worker may reach, then restarts net-worker. */

@@ -244,10 +244,9 @@ async function openAccount(account) {
 // ---------------------------------------------------------------- the API the page calls
 
 const api = {
-  async init({ netPort, llmPort, lang: wanted } = {}) {
+  async init({ netPort, lang: wanted } = {}) {
     // A port may come later (setNetPort: the page starts net-worker once the service worker controls it).
     if (netPort) net.attach(netPort);
-    if (llmPort) llm.attach(llmPort);
     if (wanted) lang = wanted;
     return { lang };
   },

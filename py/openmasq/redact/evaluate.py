@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import difflib
 import json
+import random
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 # Kinds whose value must never survive (the issue's "valid structured values": e-mail, phone, IBAN,
@@ -145,6 +146,15 @@ def parse_jsonl(text: str) -> list[Record]:
 
 
 # --- Running and comparing ------------------------------------------------------------------
+
+def joined_messages(texts: Sequence[str], rng: random.Random, chars: int) -> str:
+    """Whole corpus messages drawn at random and joined by spaces until they reach `chars`: a long
+    prompt of realistic data for the benchmarks."""
+    pieces: list[str] = []
+    while sum(len(p) + 1 for p in pieces) < chars:
+        pieces.append(rng.choice(texts))
+    return " ".join(pieces)
+
 
 def run(records: Iterable[Record], redact: Callable[[str, str], str]) -> dict[str, str]:
     """The output of `redact(text, lang)` for every record, by record id."""

@@ -181,24 +181,26 @@ async def _sync_loop(app: Any, account: Any) -> None:
         app.host.notify({"type": "ml", **state.view()})  # the Mémoire page shows what the index covers
 
 
+def _has_index(app: Any) -> bool:
+    """The index was synced for the account unlocked now (not one locked since)."""
+    state: MlState = app.ml_state
+    return state.owner is not None and state.owner is app.account
+
+
 def neighbours_of(app: Any) -> dict[str, list[Neighbour]]:
     """The index's top-3 neighbours per card of the unlocked account ({} before the first sync)."""
-    state: MlState = app.ml_state
-    return state.neighbours if state.owner is not None and state.owner is app.account else {}
+    return app.ml_state.neighbours if _has_index(app) else {}
 
 
 def index_edges(app: Any) -> list[Edge] | None:
     """The semantic edges of the unlocked account's index, None while it has no index (the export
     says "absent" rather than "no link")."""
-    state: MlState = app.ml_state
-    if state.owner is None or state.owner is not app.account:
-        return None
-    return similarity_edges(state.neighbours)
+    return similarity_edges(app.ml_state.neighbours) if _has_index(app) else None
 
 
 async def prepare_send(app: Any, inp: Any, text: str) -> None:
     """Before a send: the model's spans of the typed text (rules only when it cannot answer, and the page is
-    told), and the semantic top-up of memory_search when this runtime can serve it."""
+    told), and whether memory_search may ask the embedding index (FindNeighbours steps)."""
     state: MlState = app.ml_state
     inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
     if state.ner_status != "ok":

@@ -29,6 +29,15 @@ export function onMemoryChanged(listener) {
   };
 }
 
+// The same, and when the embedding index finished a sync (an "ml" notice): the header's count of indexed
+// cards and the graph's semantic links follow it.
+export function onMemoryOrIndexChanged(listener) {
+  const onIndex = (e) => { if (e.detail?.type === "ml") listener(e.detail); };
+  bus.addEventListener("notice", onIndex);
+  const off = onMemoryChanged(listener);
+  return () => { off(); bus.removeEventListener("notice", onIndex); };
+}
+
 // The chat renders the conversation a moment after the route changes: wait for the message that long.
 const EVIDENCE_WAIT_MS = 8000;
 

@@ -9,8 +9,8 @@ import { Dialog, errorMessage } from "../components/ui.js";
 import { CATEGORIES, CardPanel, CategoryDot, StatusBadge, when } from "../components/memory-card.js";
 import { Inbox } from "../components/memory-inbox.js";
 import { Graph } from "../components/graph.js";
-import { memoryChanged, onMemoryChanged, useMemoryApi } from "../components/memory-api.js";
-import { bus, emit } from "../store.js";
+import { memoryChanged, onMemoryChanged, onMemoryOrIndexChanged, useMemoryApi } from "../components/memory-api.js";
+import { emit } from "../store.js";
 
 const VIEWS = ["graph", "list", "refusals", "journal", "profile"];
 // Narrower than this the graph's labels overlap and taps miss: the list stands in for it.
@@ -36,11 +36,7 @@ export function MemoryScreen() {
   useEffect(() => {
     emit("memory-visited");
     load();
-    // The embedding index finished a sync (ml notices): the header says how many cards it covers.
-    const onIndex = (e) => { if (e.detail?.type === "ml") load(); };
-    bus.addEventListener("notice", onIndex);
-    const off = onMemoryChanged(() => load());
-    return () => { off(); bus.removeEventListener("notice", onIndex); };
+    return onMemoryOrIndexChanged(() => load());
   }, []);
 
   const answerProposal = async (accept) => {
@@ -129,11 +125,7 @@ function GraphView({ onOpen, overview }) {
   useEffect(() => {
     const load = async () => { try { setData(await mem.memoryGraph()); } catch { /* locked */ } };
     load();
-    // The embedding index finished a sync (ml notices): the header says how many cards it covers.
-    const onIndex = (e) => { if (e.detail?.type === "ml") load(); };
-    bus.addEventListener("notice", onIndex);
-    const off = onMemoryChanged(() => load());
-    return () => { off(); bus.removeEventListener("notice", onIndex); };
+    return onMemoryOrIndexChanged(() => load());
   }, []);
   if (small) {
     return html`<div><p class="muted small mem-note">${t("memory.graphSmall")}</p>
