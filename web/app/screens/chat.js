@@ -1,6 +1,6 @@
 // The chat: the conversation list (a drawer on phones), the messages with their streaming reply,
 // the composer, the provider picker and the per-conversation settings.
-import { html, useEffect, useRef, useState, useCallback, Comlink } from "../lib.js";
+import { html, useEffect, useLayoutEffect, useRef, useState, useCallback, Comlink } from "../lib.js";
 import { t } from "../i18n.js";
 import { useApp } from "../app.js";
 import { Icon } from "../components/icons.js";
@@ -93,8 +93,9 @@ export function ChatScreen() {
     return () => bus.removeEventListener("notice", onNotice);
   }, []);
 
-  // Opening the drawer moves focus into it; Escape closes it.
-  useEffect(() => {
+  // Opening the drawer moves focus into it, in the same frame as it appears (after paint, a fast
+  // keystroke or a screen reader would still be on the toggle); Escape closes it.
+  useLayoutEffect(() => {
     if (!drawer) return undefined;
     searchRef.current?.focus();
     const onKey = (e) => { if (e.key === "Escape") setDrawer(false); };
