@@ -131,6 +131,12 @@ def test_the_worker_boots_with_real_download_progress(worker_page: WorkerPage) -
     assert worker_page.boot["boot"]["version"] == "314.0.7"
 
 
+def test_the_engine_is_imported_from_the_bytecode_the_site_ships(worker_page: WorkerPage) -> None:
+    modules = worker_page.boot["boot"]["modules"]
+    assert modules["modules"] > 60  # the worker, the redaction engine, the send flow, memory extraction
+    assert modules["from_bytecode"] == modules["modules"]
+
+
 def test_the_workers_load_nothing_from_another_origin(worker_page: WorkerPage) -> None:
     origin = worker_page.server.origin + "/"
     assert [url for url in worker_page.requests if not url.startswith(origin)] == []

@@ -4,6 +4,8 @@ out of the precache, and the service worker applies the same origin rule as csp.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import shutil
@@ -131,6 +133,27 @@ def test_the_lock_points_at_the_wheels_the_site_serves(repo: Path, tmp_path: Pat
     assert packages["openmasq"]["depends"] == ["faker", "phonenumberslite"]
     assert packages["pytest"]["depends"] == ["pluggy", "iniconfig", "packaging", "pygments"]
     assert not (out / "pyodide" / packages["pytest"]["file_name"]).exists()  # a test wheel: --with-tests only
+
+
+def test_the_app_wheels_carry_pyodide_bytecode_for_what_the_worker_imports_at_boot(repo: Path, tmp_path: Path):
+    out = build(repo, tmp_path / "site").out
+    lock = json.loads((out / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    tag = "cpython-" + "".join(lock["info"]["python"].split(".")[:2])  # Pyodide's interpreter, not ours
+    own = zipfile.ZipFile(out / "pyodide" / lock["packages"]["openmasq"]["file_name"])
+    names = set(own.namelist())
+    for module in ("openmasq/redact/pseudonymise", "openmasq/worker/pyodide_bridge", "openmasq/memory/extract/run"):
+        folder, stem = module.rsplit("/", 1)
+        pyc = f"{folder}/__pycache__/{stem}.{tag}.pyc"
+        assert pyc in names and f"{module}.py" in names, module  # the source stays, for tracebacks
+        assert int.from_bytes(own.read(pyc)[4:8], "little") == 0b01, pyc  # hash-based, never checked
+    assert not [n for n in names if n.startswith("openmasq/proxy/") and n.endswith(".pyc")]  # not imported at boot
+    record = own.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+    listed = {line.split(",")[0]: line.split(",")[1] for line in record.splitlines() if line}
+    for name in (n for n in names if n.endswith(".pyc")):
+        digest = base64.urlsafe_b64encode(hashlib.sha256(own.read(name)).digest()).rstrip(b"=").decode()
+        assert listed[name] == f"sha256={digest}", name
+    pinned = {w["name"]: w["sha256"] for w in json.loads((REPO / "scripts" / "assets.lock.json").read_text())["wheels"]}
+    assert lock["packages"]["faker"]["sha256"] == pinned["faker"]  # nothing of Faker is imported at boot
 
 
 def test_with_tests_adds_the_runner_files_without_touching_the_precache(repo: Path, tmp_path: Path):

@@ -206,12 +206,11 @@ async function doBoot(onProgress) {
   const module = pyodide.pyimport("openmasq.worker.pyodide_bridge");
   pyodide.registerJsModule("openmasq_ml", pythonModule(ml, () => storage.records(), () => storage.current()));
   bridge = module.start(egress, (text) => notice(JSON.parse(text)));
+  const modules = JSON.parse(module.import_engine()); // now, not at the first send
   module.destroy();
-  // Importing the engine's heavy modules now, not at the first send.
-  await pyodide.runPythonAsync("import openmasq.redact, openmasq.chat.send, openmasq.memory.extract");
   timings.import_s = (performance.now() - started) / 1000;
   say({ stage: "ready", loaded: 0, total: 0, label: `Pyodide ${pyodide.version}` });
-  return { version: pyodide.version, timings };
+  return { version: pyodide.version, timings, modules };
 }
 
 function booted() {

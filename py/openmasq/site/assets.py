@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -131,15 +132,18 @@ def lock_entry(name: str, version: str, file_name: str, sha256: str, imports: li
     return entry
 
 
-def patched_lock(original: dict[str, Any], manifest: dict[str, Any],
-                 own_wheel: Path | None = None) -> dict[str, Any]:
+def patched_lock(original: dict[str, Any], manifest: dict[str, Any], own_wheel: Path | None = None,
+                 served: Mapping[str, Path] | None = None) -> dict[str, Any]:
     """Points the lock at the PyPI wheels we serve (Pyodide's own sha256 values do not match them),
-    and, given our wheel, adds an `openmasq` entry so `loadPackage("openmasq")` installs it."""
+    and, given our wheel, adds an `openmasq` entry so `loadPackage("openmasq")` installs it.
+    `served`: the wheels served in place of the pinned ones (with their bytecode), by package."""
     lock: dict[str, Any] = json.loads(json.dumps(original))
     packages = lock["packages"]
+    served = served or {}
     for wheel in manifest["wheels"]:
         key = normalize(wheel["name"])
-        packages[key] = lock_entry(wheel["name"], wheel["version"], wheel["file_name"], wheel["sha256"],
+        sha256 = sha256_of(served[key]) if key in served else wheel["sha256"]
+        packages[key] = lock_entry(wheel["name"], wheel["version"], wheel["file_name"], sha256,
                                    wheel["imports"], wheel["depends"], packages.get(key))
     if own_wheel is not None:
         version = own_wheel.name.split("-")[1]
@@ -239,12 +243,12 @@ def build_own_wheel(repo: Path = DEFAULT_REPO) -> Path:
     return target / wheel.name
 
 
-def prune_old_wheels(root: Path, keep: Path) -> None:
+def prune_old_wheels(root: Path, keep: Path, kept: int = OWN_WHEELS_KEPT) -> None:
     others = sorted(
         (p for p in root.iterdir() if p.is_dir() and p != keep and not p.name.startswith("tmp")),
         key=lambda p: p.stat().st_mtime,
     )
-    for old in others[: max(0, len(others) - (OWN_WHEELS_KEPT - 1))]:
+    for old in others[: max(0, len(others) - (kept - 1))]:
         shutil.rmtree(old, ignore_errors=True)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import assets, csp
+from . import assets, bytecode, csp
 
 STATE_FILE = ".openmasq-build.json"  # not part of the site: the server refuses dotfiles
 STATE_VERSION = 1
@@ -154,19 +154,23 @@ def pyodide_entries(repo: Path, with_tests: bool) -> dict[str, Entry]:
     manifest = assets.load_manifest(repo)
     try:
         npm_dir = assets.verify_pyodide_core(manifest, repo)
-        wheels = assets.fetch_wheels(manifest)
-        own_wheel = assets.build_own_wheel(repo)
+        wheels = dict(zip((assets.normalize(w["name"]) for w in manifest["wheels"]),
+                          assets.fetch_wheels(manifest), strict=True))
+        # The app's wheels go out with their bytecode: the browser does not compile them at each boot.
+        app = sorted(assets.APP_WHEELS)
+        *compiled, own_wheel = bytecode.with_bytecode([*(wheels[name] for name in app),
+                                                       assets.build_own_wheel(repo)], repo)
     except assets.AssetError as error:
         raise BuildError(str(error)) from None
+    served = dict(zip(app, compiled, strict=True))
     entries = {f"pyodide/{name}": Entry(source=npm_dir / name)
                for name in manifest["pyodide"]["files"] if name != "pyodide-lock.json"}
-    for wheel, path in zip(manifest["wheels"], wheels, strict=True):
-        for_app = assets.normalize(wheel["name"]) in assets.APP_WHEELS
-        if for_app or with_tests:
-            entries[f"pyodide/{path.name}"] = Entry(source=path, precache=for_app)
+    for name, path in wheels.items():
+        if name in served or with_tests:
+            entries[f"pyodide/{path.name}"] = Entry(source=served.get(name, path), precache=name in served)
     entries[f"pyodide/{own_wheel.name}"] = Entry(source=own_wheel)
     original = json.loads((npm_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
-    lock = assets.patched_lock(original, manifest, own_wheel)
+    lock = assets.patched_lock(original, manifest, own_wheel, served)
     entries["pyodide/pyodide-lock.json"] = Entry(data=json.dumps(lock, indent=1, sort_keys=True).encode())
     return entries
 

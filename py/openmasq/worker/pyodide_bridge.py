@@ -4,8 +4,11 @@ egress port clients, notices to the page). Imported in Pyodide only; the logic s
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.util
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -110,3 +113,25 @@ class Worker:
 
 def start(egress: Any, notify: Callable[[str], object]) -> Worker:
     return Worker(egress, notify)
+
+
+# The engine's heavy modules: imported at boot rather than at the first send (and the ones the
+# site's wheels carry bytecode for: openmasq.site.bytecode).
+ENGINE_MODULES = ("openmasq.redact", "openmasq.chat.send", "openmasq.memory.extract")
+
+
+def import_engine() -> str:
+    """Imports the engine; says (JSON) how many of openmasq's modules are loaded and how many of
+    them from bytecode the site shipped (a wrong interpreter's would be compiled again, silently)."""
+    for name in ENGINE_MODULES:
+        importlib.import_module(name)
+    ours = [module for name, module in list(sys.modules.items()) if name.split(".")[0] == "openmasq"]
+    return json.dumps({"modules": len(ours), "from_bytecode": sum(map(_loaded_from_bytecode, ours))})
+
+
+def _loaded_from_bytecode(module: Any) -> bool:
+    cached = getattr(getattr(module, "__spec__", None), "cached", None)
+    if not cached or not os.path.isfile(cached):
+        return False
+    with open(cached, "rb") as pyc:
+        return pyc.read(4) == importlib.util.MAGIC_NUMBER
