@@ -44,7 +44,8 @@ const ROUTES = [
   { id: "about", icon: "info", label: "nav.about" },
 ];
 
-export function App() {
+export function App({ pyWorker = null }) {
+  const earlyWorker = useRef(pyWorker); // spawned by main.js before this module loaded; used once
   const [phase, setPhase] = useState("boot");
   const [progress, setProgress] = useState({ stage: "workers" });
   const [fatal, setFatal] = useState(null);
@@ -73,7 +74,8 @@ export function App() {
     workersRef.current = workers;
     workers.onError = (message) => setFatal(message);
     try {
-      await workers.start();
+      workers.start(earlyWorker.current);
+      earlyWorker.current = null;
       await workers.api.init({ lang: currentLang() });
       await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
       await workers.startModels();

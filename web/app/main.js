@@ -1,7 +1,10 @@
-// Entry point of the page: mounts the application shell.
-import { html, render } from "./lib.js";
-import { App } from "./app.js";
+// Entry point of the page. py-worker is spawned first, before the UI's modules load: Pyodide's
+// boot is the long pole of the start, and the worker begins it as soon as it runs.
+const pyWorker = new Worker(new URL("../worker/py-worker.js", import.meta.url), { type: "module", name: "py-worker" });
+// A failure to load it may come before the app listens: kept for Workers.start.
+pyWorker.addEventListener("error", (e) => { pyWorker.loadError ??= e.message || "py-worker failed to load"; });
 
+const [{ html, render }, { App }] = await Promise.all([import("./lib.js"), import("./app.js")]);
 const root = document.getElementById("app");
 root.textContent = "";
-render(html`<${App} />`, root);
+render(html`<${App} pyWorker=${pyWorker} />`, root);

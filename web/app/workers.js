@@ -70,9 +70,10 @@ export class Workers {
   }
 
   /** Starts py-worker; the model workers and net-worker come after its boot (startModels, connectNet). */
-  async start() {
-    this.py = new Worker(workerUrl("py-worker.js"), { type: "module", name: "py-worker" });
+  start(py = null) {
+    this.py = py || new Worker(workerUrl("py-worker.js"), { type: "module", name: "py-worker" });
     this.py.addEventListener("error", (e) => this.onError(e.message || "py-worker failed to load"));
+    if (this.py.loadError) this.onError(this.py.loadError);
     this.api = Comlink.wrap(this.py);
   }
 

@@ -15,7 +15,6 @@ const BIG_FILES = /\.(wasm|zip|whl)$/; // what the download progress counts
 const storage = new Storage();
 let pyodide = null;
 let bridge = null; // openmasq.worker.pyodide_bridge.Worker
-let booting = null;
 let noticeHandler = null;
 let lang = "fr";
 
@@ -169,10 +168,31 @@ async function loadPackagesOrThrow(names, log = () => {}) {
   return loaded.map((pkg) => ({ name: pkg.name, version: pkg.version, fileName: pkg.fileName }));
 }
 
-async function doBoot(onProgress) {
-  const say = (progress) => {
-    if (onProgress) Promise.resolve(onProgress(progress)).catch(() => {});
-  };
+/** The boot's progress events, kept for a listener that comes later (the page asks for them once
+ *  its own modules have loaded, while the boot has been running since this worker started). */
+class ProgressLog {
+  constructor() {
+    this.events = [];
+    this.listener = null;
+  }
+
+  say(progress) {
+    this.events.push(progress);
+    this.forward(progress);
+  }
+
+  listen(listener) {
+    if (!listener || this.listener) return;
+    this.listener = listener;
+    this.events.forEach((progress) => this.forward(progress));
+  }
+
+  forward(progress) {
+    if (this.listener) Promise.resolve(this.listener(progress)).catch(() => {});
+  }
+}
+
+async function doBoot(say) {
   const timings = {};
   const files = new Map();
   let stage = "download";
@@ -261,8 +281,9 @@ const api = {
   setNoticeHandler(handler) {
     noticeHandler = handler;
   },
+  /** The boot began when this worker started; the listener gets the progress so far, then the rest. */
   boot(onProgress) {
-    booting = booting || doBoot(onProgress);
+    bootProgress.listen(onProgress);
     return booting;
   },
 
@@ -392,5 +413,10 @@ json.dumps(openmasq_test_recorder.run(request["args"], emit=emit, **request["rec
     }
   }
 }
+
+// Pyodide's boot is the long pole of the app's start: it begins now, not when the page asks.
+const bootProgress = new ProgressLog();
+const booting = doBoot((progress) => bootProgress.say(progress));
+booting.catch(() => {}); // reported to whoever awaits api.boot()
 
 Comlink.expose(api);
