@@ -5,13 +5,15 @@ $OPENMASQ_CACHE and checked by sha256. Used by `openmasq build` and scripts/fetc
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+import zipfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,19 @@ def patched_lock(original: dict[str, Any], manifest: dict[str, Any], own_wheel: 
         packages["openmasq"] = lock_entry("openmasq", version, own_wheel.name, sha256_of(own_wheel),
                                           ["openmasq"], depends)
     return lock
+
+
+def deterministic_zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip of the entries in the order given, whose bytes depend only on their names and
+    contents (fixed dates and permissions)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # the earliest a zip holds
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -8,13 +8,11 @@ sha256) match is not copied again, and sha256 values are cached by (size, mtime)
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import time
-import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +53,6 @@ CSP_META = re.compile(r"<meta\s[^>]*http-equiv\s*=\s*[\"']?content-security-poli
 CHARSET_META = re.compile(r"<meta\s+charset\s*=[^>]*>", re.IGNORECASE)
 HEAD_TAG = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)
 D3_BARE_IMPORT = re.compile(r"""from\s+['"](d3-(?:quadtree|dispatch|timer))['"]""")
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 CORE_TEST_FOLDERS = ("tests/core", "tests/data")
 CORE_TEST_FILES = ("pyproject.toml", "tests/__init__.py")
 TEST_FIXTURES = Path("e2e") / "fixtures" / "site-tests"
@@ -182,15 +179,8 @@ def model_entries(models_dir: Path) -> dict[str, Entry]:
 
 
 def deterministic_zip(files: Iterable[tuple[str, Path]]) -> bytes:
-    """A zip whose bytes depend only on the names and contents (fixed dates and permissions)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        for name, path in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
-    return buffer.getvalue()
+    """A zip of the files by name, whose bytes depend only on the names and contents."""
+    return assets.deterministic_zip((name, path.read_bytes()) for name, path in sorted(files))
 
 
 def test_entries(repo: Path, node_modules: Path) -> dict[str, Entry]:

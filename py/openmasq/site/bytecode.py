@@ -1,13 +1,13 @@
 """The app's wheels with bytecode for the Pyodide they run in (stdlib only).
 
-A wheel from PyPI, like ours, holds sources only, and Pyodide compiles each module it imports
-at every boot: about 0.8 s of the app's boot for openmasq, Faker and phonenumbers (measured in
-Chromium: those imports took 1.0-1.1 s from sources, 0.24-0.25 s from bytecode). The modules
-the app imports at boot and on a first redaction get, beside their sources,
+A wheel from PyPI, like ours, holds sources only, and Pyodide compiled each module the worker
+imports at every boot (Chromium: the boot's imports took 1.0-1.1 s from sources, 0.45-0.6 s with
+bytecode). The modules the worker imports at boot get, beside their sources,
 `__pycache__/<module>.cpython-3XX.pyc`, compiled by Pyodide's own Python (run by Node:
 scripts/pyodide_compile.mjs), hash-based and unchecked (the sources in a wheel never change under
-it); only those, as Faker's and phonenumbers' other modules (locales, regions) would more than
-double the download. Cached by the input wheels' sha256, the Pyodide core and the compiler."""
+it). Only those: the bytecode of everything, Faker's locales above all (imported at a first
+redaction), would add ~1.5 MB that every boot downloads and unpacks. Cached by the input wheels'
+sha256, the Pyodide core, the compiler and what it imports."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ COMPILER = Path("scripts") / "pyodide_compile.mjs"
 # What the app imports at boot (a first redaction imports more, Faker's locales above all: their
 # bytecode would add ~1 MB that every boot downloads and unpacks for a gain at one send).
 WARM_UP = "from openmasq.worker.pyodide_bridge import import_engine\nimport_engine()\n"
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 KEPT = 3
 
 
@@ -97,12 +96,7 @@ def _repack(wheel: Path, folder: Path, out: Path) -> None:
     record = dict(entries)[record_name].decode("utf-8").rstrip("\n")
     record += "".join(f"\n{name},sha256={_digest(data)},{len(data)}" for name, data in bytecode) + "\n"
     kept = [(name, data) for name, data in entries if name != record_name]
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        for name, data in [*kept, *bytecode, (record_name, record.encode("utf-8"))]:
-            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
+    out.write_bytes(assets.deterministic_zip([*kept, *bytecode, (record_name, record.encode("utf-8"))]))
 
 
 def _digest(data: bytes) -> str:
