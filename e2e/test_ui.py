@@ -10,6 +10,7 @@ import pytest
 from test_chat import (
     LAPTOP,
     MESSAGE,
+    PASSPHRASE,
     PHONE,
     add_provider,
     create_account,
@@ -122,3 +123,26 @@ def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(
     page.locator(".account-list").wait_for()
     assert "Unlock" in page.inner_text(".gate-card") or "Accounts" in page.inner_text(".gate-card")
     shoot(page, "accounts-locked-dark-phone", full_page=False)
+
+
+def test_an_account_can_be_renamed_from_the_gate_and_keeps_its_data(context: Any, site_server: Any) -> None:
+    page = open_app(context, site_server.url, PHONE)
+    create_account(page, label="Perso")
+    page.click("[data-action=lock]")
+    page.locator(".account-list").wait_for()
+    page.click("[aria-label='Renommer le compte — Perso']")
+    field = page.locator("#rename-label")
+    confirm = page.locator(".dialog button.primary")
+    field.fill("  ")
+    assert confirm.is_disabled() and page.locator("#rename-label-error").is_visible()  # a blank label is refused
+    field.fill("Travail")
+    confirm.click()
+    page.locator("[data-account=Travail]").wait_for()
+    page.reload()  # the new label is stored, not only shown
+    page.locator("[data-account=Travail]").wait_for()
+    assert page.locator("[data-account=Perso]").count() == 0
+    page.click("[data-account=Travail]")
+    page.fill("#unlock-pass", PASSPHRASE)  # the same account: its passphrase still opens it
+    page.click("form button.primary")
+    page.locator("[data-action=lock]").wait_for()
+    assert page.ui_errors == []

@@ -70,8 +70,11 @@ def _compile_wheels(wheels: list[Path], target: Path, repo: Path) -> None:
                 _repack(wheel, folder, built / wheel.name)
             else:  # nothing of it is imported at boot: served as pinned
                 shutil.copyfile(wheel, built / wheel.name)
-        shutil.rmtree(target, ignore_errors=True)
-        built.rename(target)
+        try:
+            built.rename(target)  # atomic: the cache never holds half a result
+        except OSError:
+            if not all((target / wheel.name).is_file() for wheel in wheels):
+                raise  # else another build (serve and test at once) got there first
 
 
 def _run_compiler(repo: Path, folders: list[Path]) -> None:

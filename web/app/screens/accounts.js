@@ -1,4 +1,4 @@
-// The account gate: pick, create, unlock (or open a remembered account), and delete accounts.
+// The account gate: pick, create, unlock (or open a remembered account), rename and delete accounts.
 import { html, useState, useRef, useEffect } from "../lib.js";
 import { t, formatDate, LANGS, lang } from "../i18n.js";
 import { Icon } from "../components/icons.js";
@@ -8,6 +8,7 @@ import { MIN_PASSPHRASE, strengthLevel } from "../passphrase.js";
 export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, changeLang }) {
   const [view, setView] = useState(accounts.length ? { name: "list" } : { name: "create" });
   const [deleting, setDeleting] = useState(null);
+  const [renaming, setRenaming] = useState(null);
   const toast = useToast();
 
   const refresh = async () => {
@@ -24,6 +25,13 @@ export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, ch
     if (!list.length) setView({ name: "create" });
   };
 
+  const rename = async (label) => {
+    await api.renameAccount(renaming.id, label);
+    setRenaming(null);
+    toast(t("accounts.renamed"));
+    await refresh();
+  };
+
   return html`<div class="center-screen accounts">
     <div class="gate-card">
       <header class="gate-head">
@@ -38,17 +46,18 @@ export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, ch
       ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
       ${view.name === "list" ? html`<${AccountList} api=${api} accounts=${accounts} onEnter=${onEnter}
           onUnlock=${(a) => setView({ name: "unlock", account: a })} onCreate=${() => setView({ name: "create" })}
-          onDelete=${setDeleting} />` : null}
+          onDelete=${setDeleting} onRename=${setRenaming} />` : null}
       ${view.name === "create" ? html`<${CreateAccount} api=${api} onEnter=${onEnter}
           onCancel=${accounts.length ? () => setView({ name: "list" }) : null} />` : null}
       ${view.name === "unlock" ? html`<${UnlockAccount} api=${api} account=${view.account} onEnter=${onEnter}
           onCancel=${() => setView({ name: "list" })} />` : null}
     </div>
     ${deleting ? html`<${DeleteAccount} account=${deleting} onConfirm=${remove} onCancel=${() => setDeleting(null)} />` : null}
+    ${renaming ? html`<${RenameAccount} account=${renaming} onConfirm=${rename} onCancel=${() => setRenaming(null)} />` : null}
   </div>`;
 }
 
-function AccountList({ api, accounts, onEnter, onUnlock, onCreate, onDelete }) {
+function AccountList({ api, accounts, onEnter, onUnlock, onCreate, onDelete, onRename }) {
   const [run, busy] = useBusy();
   const [error, setError] = useState("");
   const open = (account) => run(async () => {
@@ -78,6 +87,8 @@ function AccountList({ api, accounts, onEnter, onUnlock, onCreate, onDelete }) {
           </span>
           <${Icon} name=${a.remembered ? "chevron" : "lock"} />
         </button>
+        <button type="button" class="icon-button" onClick=${() => onRename(a)}
+          aria-label=${`${t("accounts.rename")} — ${a.label}`}><${Icon} name="pencil" /></button>
         <button type="button" class="icon-button" onClick=${() => onDelete(a)}
           aria-label=${`${t("accounts.delete")} — ${a.label}`}><${Icon} name="trash" /></button>
       </li>`)}
@@ -217,6 +228,19 @@ function DeleteAccount({ account, onConfirm, onCancel }) {
       canConfirm=${typed.trim() === account.label.trim()}>
     <${Field} id="delete-type" label=${t("accounts.deleteType", { label: account.label })}>
       <input id="delete-type" value=${typed} onInput=${(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
+    <//>
+  <//>`;
+}
+
+function RenameAccount({ account, onConfirm, onCancel }) {
+  const [label, setLabel] = useState(account.label);
+  const clean = label.trim();
+  return html`<${Confirm} title=${t("accounts.renameTitle", { label: account.label })}
+      confirmLabel=${t("accounts.rename")} onConfirm=${() => onConfirm(clean)} onCancel=${onCancel}
+      canConfirm=${Boolean(clean) && clean !== account.label.trim()}>
+    <${Field} id="rename-label" label=${t("accounts.label")} error=${clean ? "" : t("accounts.labelRequired")}>
+      <input id="rename-label" value=${label} onInput=${(e) => setLabel(e.currentTarget.value)}
+        autocomplete="username" maxlength="60" aria-describedby=${describedBy("rename-label", "", clean ? "" : "x")} />
     <//>
   <//>`;
 }
