@@ -230,7 +230,21 @@ async function doBoot(say) {
   module.destroy();
   timings.import_s = (performance.now() - started) / 1000;
   say({ stage: "ready", loaded: 0, total: 0, label: `Pyodide ${pyodide.version}` });
+  compileInIdleSlices();
   return { version: pyodide.version, timings, modules };
+}
+
+/** The engine's patterns the boot did not need (openmasq.patterns), compiled while the page waits
+ *  for a passphrase: a dozen at a time (some tens of ms), the page's calls coming in between. */
+async function compileInIdleSlices() {
+  const patterns = pyodide.pyimport("openmasq.patterns");
+  try {
+    while (patterns.compile_pending(12) > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  } catch (error) {
+    console.warn("compiling the engine's patterns ahead failed; they compile on first use", error);
+  } finally {
+    patterns.destroy();
+  }
 }
 
 function booted() {

@@ -4,12 +4,12 @@ silently lost: what a new fact replaces or evicts moves to the card's history, r
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from ..patterns import deferred
 from ..redact import lexicon
 from .memo import Memo
 from .model import MAX_FACTS_CHARS, MAX_HISTORY, Card, Evidence, Origin, Sentence, Superseded, SupersededReason
@@ -42,11 +42,11 @@ ATTRIBUTE_WORDS: tuple[str, ...] = (
     "statut", "delai", "salaire", "travaille chez", "employeur",
 )
 
-_FRAMING = re.compile(
+_FRAMING = deferred(
     r"\b(?:dans le cadre (?:de la|de l|du|des|de|d)|au sein (?:de la|de l|du|des|de|d)|en tant que?)\b"
 )
-_SENTENCE_END = re.compile(r"[.!?]\s")
-_CLAUSE_BREAK = re.compile(r"[,;]\s{1,8}|\s{1,8}[-–—]\s{1,8}")
+_SENTENCE_END = deferred(r"[.!?]\s")
+_CLAUSE_BREAK = deferred(r"[,;]\s{1,8}|\s{1,8}[-–—]\s{1,8}")
 _END_PUNCT = ".!?"
 
 
@@ -57,8 +57,8 @@ _END_PUNCT = ".!?"
 # these hold a 10,000-card store (about 40,000 texts) with room to spare.
 TEXT_CACHE = 1 << 17
 
-_ACCENTS = re.compile("[\u0300-\u036f]")
-_LONE_DOT = re.compile(r"(?<![A-Za-z0-9])\.|\.(?![A-Za-z0-9])")
+_ACCENTS = deferred("[\u0300-\u036f]")
+_LONE_DOT = deferred(r"(?<![A-Za-z0-9])\.|\.(?![A-Za-z0-9])")
 # On bytes: `bytes.translate` reads a 256-byte table, several times faster than `str.translate`.
 _ASCII_FOLD = bytes(code if chr(code).isalnum() or chr(code) in "@." else 32 for code in range(128))
 _ASCII_FOLD += bytes(range(128, 256))  # never read: the text is ASCII by then

@@ -3,17 +3,17 @@ coverage, and clamped to 1,200 characters on every path (reference 12 item 4).""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ..patterns import deferred
 from ..redact import lexicon
 from .compaction import normalise_fast
 from .model import MAX_PROFILE_CHARS
 
 FRAMING_WORDS = frozenset({"utilisateur", "utilisatrice", "user", "personne", "assistant"})
 _END_PUNCT = ".!?…"
-_WORD = re.compile(r"\S{1,1000}")
-_PREFERENCE = re.compile(
+_WORD = deferred(r"\S{1,1000}")
+_PREFERENCE = deferred(
     r"^(?:l utilisat(?:eur|rice) )?"
     r"(?:prefere|prefererait|aime|adore|prefer|prefers|like|likes|prefiere|preferisce|prefiro|bevorzugt)\b"
     r"|^(?:ma|sa|la) preference\b"

@@ -8,13 +8,13 @@ until the store changes. Without one, each call builds its own."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
 from typing import Literal
 
+from ..patterns import deferred
 from ..redact import Forced, lexicon
 from .compaction import normalise_fast
 from .keys import card_keys, card_tokens, denied_homograph_tokens
@@ -473,7 +473,7 @@ def is_forceable(value: ForcedValue) -> bool:
     return not lexicon.is_non_pii_term(text, category) and is_nominal_name(text)
 
 
-_SENTENCE_VERBS = re.compile(
+_SENTENCE_VERBS = deferred(
     r"(?<!\w)(?:est|sont|était|étaient|sera|seront|a|ont|avait|avaient|fait|font|peut|peuvent|doit|"
     r"doivent|is|are|was|were|has|have)(?!\w)"
 )

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..patterns import deferred
 from . import fakes, lexicon
 from .kinds import category_of
 from .prf import seeded_rng
@@ -19,8 +20,8 @@ from .text import fold, strip_accents
 from .vault import Vault
 
 MAX_ATTEMPTS = 60  # reference 9.7: then an opaque, still reversible fallback
-_POSSESSIVE = re.compile(r"(['’]s?)$")
-_SPACE_RUNS = re.compile(r"(\s+)")  # split keeping the runs: every person name is cut in words
+_POSSESSIVE = deferred(r"(['’]s?)$")
+_SPACE_RUNS = deferred(r"(\s+)")  # split keeping the runs: every person name is cut in words
 # Fakes are allocated in this order so e-mails can be built from the fake person or company.
 _KIND_ORDER = {"person": 0, "org": 1, "email": 2, "url": 3, "domain": 3}
 
@@ -33,7 +34,7 @@ TOKEN_WORDS = {
 # Kinds whose marker names them rather than their category (a project is switched with companies).
 KIND_TOKEN_WORDS = {"project": "PROJECT"}
 CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "username"})
-_NUMERIC_PART = re.compile(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
+_NUMERIC_PART = deferred(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
 
 
 @dataclass

@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..patterns import deferred
 from . import fakes
 from .kinds import category_of
 from .text import FoldedText, find_exact, fold, glued_inside_word
 from .vault import Vault
 
-_PERSON_MARKER = re.compile(r"^\[(?:PERSON|person|Person)(\d+)\]$")
+_PERSON_MARKER = deferred(r"^\[(?:PERSON|person|Person)(\d+)\]$")
 
 
 class RedactionError(RuntimeError):

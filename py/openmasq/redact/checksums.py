@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-_NON_ALNUM = re.compile(r"[^0-9A-Za-z]")
+from ..patterns import deferred
+
+_NON_ALNUM = deferred(r"[^0-9A-Za-z]")
 
 
 def compact(value: str) -> str:
@@ -130,7 +132,7 @@ def nie_valid(value: str) -> bool:
 
 # --- UK National Insurance number and US SSN ---------------------------------------------------
 
-_NINO = re.compile(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][0-9]{6}[A-D]")
+_NINO = deferred(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][0-9]{6}[A-D]")
 
 
 def nino_valid(value: str) -> bool:

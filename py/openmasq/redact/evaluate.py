@@ -7,10 +7,11 @@ from __future__ import annotations
 import difflib
 import json
 import random
-import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from ..patterns import deferred
 
 # Kinds whose value must never survive (the issue's "valid structured values": e-mail, phone, IBAN,
 # card, national and company identifiers, secrets). Their leak-rate target is exactly 0.
@@ -31,10 +32,10 @@ _LAYOUT_FREE_KINDS = frozenset({
 _FRAGMENT_KINDS = frozenset({"person"})
 _FRAGMENT_MIN_LEN = 3
 
-_WHITESPACE = re.compile(r"\s+")
-_NOT_ALNUM = re.compile(r"[\W_]+")
-_WORD = re.compile(r"\w+")
-_TOKEN = re.compile(r"\S+")
+_WHITESPACE = deferred(r"\s+")
+_NOT_ALNUM = deferred(r"[\W_]+")
+_WORD = deferred(r"\w+")
+_TOKEN = deferred(r"\S+")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
 
 

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from importlib import resources
 
+from ..patterns import deferred
+
 # --- locales -------------------------------------------------------------------------------------
 
 # Our language ids and the Faker person providers that make up each one. Only the provider
@@ -94,12 +96,12 @@ _CURRENCY_CODES = frozenset({
     "BTC", "ETH", "USDT", "USDC",
 })
 _CURRENCY_SYMBOLS = frozenset("€$£¥₣₹₽₿₩₺₪¢")
-_MARKUP_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
+_MARKUP_TAG = deferred(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
 _ARTICLES = frozenset({
     "le", "la", "les", "l'", "l", "un", "une", "des", "du", "the", "a", "an", "der", "die", "das",
     "ein", "eine", "el", "los", "las", "il", "lo", "gli", "o", "os", "as", "het", "een", "de",
 })
-_PUBLIC_BODY = re.compile(
+_PUBLIC_BODY = deferred(
     r"^(?:mairie|prefecture|sous prefecture|tribunal(?: judiciaire| de commerce| administratif| de"
     r" grande instance| d'instance| de proximite| des prud'hommes)?|cour d'appel|conseil (?:departem"
     r"ental|regional|general|municipal)|cpam|caf|urssaf|carsat|msa|rectorat|academie|region|depar"
@@ -148,7 +150,7 @@ _TRANSACTIONAL_MAILBOXES = frozenset({
 # One apostrophe; letters without a decomposition read as their base letter ("Yıldırım" is "yildirim",
 # "Łukasz" is "lukasz", "Đặng" is "dang").
 _APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'", "ı": "i", "ł": "l", "đ": "d", "ø": "o"})
-_HYPHENS = re.compile(r"[-‐‑_\s]+")
+_HYPHENS = deferred(r"[-‐‑_\s]+")
 
 
 @lru_cache(maxsize=32768)
@@ -225,7 +227,7 @@ def _compact_generic() -> frozenset[str]:
     return frozenset(_compact(term) for term in _comma_set("generic_terms.txt"))
 
 
-_SEPARATORS = re.compile(r"[\s.'/_-]+")
+_SEPARATORS = deferred(r"[\s.'/_-]+")
 
 
 def _compact(key: str) -> str:
@@ -340,7 +342,7 @@ _TRANSLITERATIONS: dict[str, dict[str, str]] = {
 # Spelling variants of transliterated endings ("Dmitriy" / "Dmitry", "Mariya" / "Maria", "Andriy" /
 # "Andrii").
 _ENDING_VARIANTS = (("iy", ("y", "i", "ii")), ("iya", ("ia",)), ("yy", ("y",)), ("kh", ("h",)))
-_GREEK_DIGRAPHS = re.compile("ου|αυ|ευ|μπ|ντ|γγ|γκ")
+_GREEK_DIGRAPHS = deferred("ου|αυ|ευ|μπ|ντ|γγ|γκ")
 
 
 def _transliterated(names: list[str], table: dict[str, str]) -> list[str]:
@@ -378,9 +380,9 @@ def _provider_names(provider: type, attribute: str) -> list[str]:
 
 
 # A whole line that is one name word: letters, inner hyphens and apostrophes, 3 to 30 characters.
-_NAME_LINE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’-]){2,29}$", re.MULTILINE)
+_NAME_LINE = deferred(r"^[^\W\d_](?:[^\W\d_]|['’-]){2,29}$", re.MULTILINE)
 _FOLD_MARKS = _APOSTROPHES
-_FOLD_GAPS = re.compile(r"[-‐‑_ \t]+")
+_FOLD_GAPS = deferred(r"[-‐‑_ \t]+")
 
 
 def _fold_lines(names: Iterable[str]) -> list[str]:
@@ -402,7 +404,7 @@ def _name_word_keys(names: Iterable[str]) -> set[str]:
 
 
 # A whole line that is one folded ASCII name word ("jean pierre" from "Jean-Pierre", "o'neil").
-_ASCII_NAME_KEY = re.compile(r"^[a-z](?:[a-z']| (?=[a-z])){2,29}$", re.MULTILINE)
+_ASCII_NAME_KEY = deferred(r"^[a-z](?:[a-z']| (?=[a-z])){2,29}$", re.MULTILINE)
 
 
 class _ExtraNames:
@@ -930,7 +932,7 @@ def _registrable_domain(host: str) -> str:
     return ".".join(labels[-2:])
 
 
-_URL_HOST = re.compile(
+_URL_HOST = deferred(
     r"^(?:[a-z][a-z0-9+.-]{1,15}://)?(?:[^@/\s]{1,64}@)?([a-z0-9.-]{1,253})", re.IGNORECASE
 )
 
@@ -981,11 +983,11 @@ _ARTICLE_OR_DESCRIPTOR = (
     r"(?:(?:la |le |l'|les |the |der |die |das |el |il |lo |a |o |de )?(?:societe |entreprise |"
     r"groupe |boite |company |firm |firma |empresa |azienda |bedrijf |agence |cabinet )?)"
 )
-_TIE_BEFORE = re.compile(
+_TIE_BEFORE = deferred(
     rf"(?:\b(?:{_TIE_VERB})\b[^.!?\n]{{0,30}}?\b{_TIE_PREPOSITION}\s+{_ARTICLE_OR_DESCRIPTOR}"
     rf"|\b{_TIE_POSSESSIVE}(?:\s*(?:,|:|est|c'est|is|ist|es|e|e'|is)\s*|\s+){_ARTICLE_OR_DESCRIPTOR})$"
 )
-_TIE_AFTER = re.compile(
+_TIE_AFTER = deferred(
     r"^\s*,?\s*(?:(?:qui est |which is |c'est )?(?:mon|notre|my|our) (?:employeur|employer|entreprise|"
     r"company|boite)|ou je (?:travaille|bosse)|where i work|bei (?:der|dem) ich arbeite|"
     r"donde trabajo|dove lavoro|onde trabalho|waar ik werk)"

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from ..patterns import deferred
 from . import lexicon
 from .spans import Span
 from .text import ZERO_WIDTH, has_combining_marks
@@ -18,8 +19,8 @@ from .text import ZERO_WIDTH, has_combining_marks
 _SPACES = str.maketrans(dict.fromkeys(
     "\u00a0\u202f\u2007\u2009\u200a\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u205f\u3000\u1680", " "
 ))
-_INVISIBLE = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
-_ODD_SPACE = re.compile("[\u00a0\u202f\u2007\u2009\u200a\u2000-\u2006\u2008\u205f\u3000\u1680]")
+_INVISIBLE = deferred("[" + "".join(sorted(ZERO_WIDTH)) + "]")
+_ODD_SPACE = deferred("[\u00a0\u202f\u2007\u2009\u200a\u2000-\u2006\u2008\u205f\u3000\u1680]")
 
 
 class TextView:
@@ -66,17 +67,17 @@ def _next_visible(text: str, index: int) -> str:
 
 # Letters (combining accents included: the text may be decomposed), joined by hyphens or apostrophes.
 # (Runs of each class inside the repeat: the regex engine scans a run in one step.)
-_WORD = re.compile(r"(?:[^\W\d_]+|[\u0300-\u036f]+)+(?:[-‐‑'’ʼ](?:[^\W\d_]+|[\u0300-\u036f]+)+){0,6}")
+_WORD = deferred(r"(?:[^\W\d_]+|[\u0300-\u036f]+)+(?:[-‐‑'’ʼ](?:[^\W\d_]+|[\u0300-\u036f]+)+){0,6}")
 # The same words in a text without combining accents (most texts): a pattern that opens on a
 # character class lets the regex engine skip to the letters.
-_PLAIN_WORD = re.compile(r"[^\W\d_]+(?:[-‐‑'’ʼ][^\W\d_]+){0,6}")
-_ELISION = re.compile(r"(?:[ldjmnstcLDJMNSTC]|[Qq]u)['’ʼ]")
+_PLAIN_WORD = deferred(r"[^\W\d_]+(?:[-‐‑'’ʼ][^\W\d_]+){0,6}")
+_ELISION = deferred(r"(?:[ldjmnstcLDJMNSTC]|[Qq]u)['’ʼ]")
 # The gaps that join two words of one name: one to three spaces or tabs, every spelling listed (a
 # set look-up per gap costs less than a regex call).
 JOINING_GAPS = frozenset(
     "".join(chars) for size in (1, 2, 3) for chars in itertools.product(" \t", repeat=size)
 )
-_APOSTROPHE = re.compile("['’ʼ]")
+_APOSTROPHE = deferred("['’ʼ]")
 
 
 def _words_with_elisions(text: str) -> tuple[list[int], list[int], list[str]]:
@@ -328,16 +329,16 @@ _ROLE_FILLERS = frozenset({
     "nueva", "il", "nostro", "nostra", "nuovo", "nuova", "head", "of",
 })
 # Header fields of a mail whose value is a list of people ("cc: Tran Van Duc, Ilse Varno").
-_HEADER_FIELD = re.compile(
+_HEADER_FIELD = deferred(
     r"(?im)^[ \t>]{0,4}(?:cc|cci|bcc|to|from|de|à|a|von|an|para|da|destinataires?|recipients?|"
     r"attendees|participants|présents|teilnehmer|asistentes|partecipanti)[ \t]{0,3}:[ \t]{0,3}"
 )
-_HEADER_ENTRY = re.compile(r"(?:[,;]|[ \t](?:et|and|und|y|e|&)[ \t])[ \t]*(?=[^\s,;])")
-_AFFILIATION = re.compile(r"[ \t]{1,3}(?:from|at|chez|bei|von|vom|presso|de chez)[ \t]{1,3}([^\W\d_])")
-_EMAIL_LOCAL = re.compile(r"([\w.+-]{1,64})@[\w-]{1,63}\.")
-_LOCAL_PARTS = re.compile(r"[._+ -]+")
-_ROLE_OPENING = re.compile(r"[ \t]{0,2}(?:,|\(|–|—|-(?= ))[ \t]{0,2}")
-_CLOSING_LINE = re.compile(
+_HEADER_ENTRY = deferred(r"(?:[,;]|[ \t](?:et|and|und|y|e|&)[ \t])[ \t]*(?=[^\s,;])")
+_AFFILIATION = deferred(r"[ \t]{1,3}(?:from|at|chez|bei|von|vom|presso|de chez)[ \t]{1,3}([^\W\d_])")
+_EMAIL_LOCAL = deferred(r"([\w.+-]{1,64})@[\w-]{1,63}\.")
+_LOCAL_PARTS = deferred(r"[._+ -]+")
+_ROLE_OPENING = deferred(r"[ \t]{0,2}(?:,|\(|–|—|-(?= ))[ \t]{0,2}")
+_CLOSING_LINE = deferred(
     r"[ \t>]*(?:(?:bien )?cordialement|bien [àa] vous|sinc[èe]rement|amicalement|amiti[ée]s|bises|bisous|"
     r"[àa] bient[ôo]t|merci(?: beaucoup| d'avance)?|bonne (?:journ[ée]e|soir[ée]e)|best(?: regards)?|"
     r"(?:kind |warm |best )?regards|cheers|thanks|thank you|many thanks|sincerely|"
@@ -348,11 +349,11 @@ _CLOSING_LINE = re.compile(
     r"[ \t]*[,.!]?[ \t]*",
     re.IGNORECASE,
 )
-_INTRO_GAP = re.compile(r"[ \t]{0,3}:?[ \t]{1,3}")
-_GREETING_GAP = re.compile(r"[ \t]{0,3}[:,]?[ \t]{1,3}")
-_PHRASE_GAP = re.compile(r"[ \t,]{1,3}")
-_LIST_LINK = re.compile(r"[ \t]*(?:,|&|\+|et|and|und|y|e|en)[ \t]+", re.IGNORECASE)
-_LEGAL_FORM_AFTER = re.compile(r",?[ \t]{1,3}([^\s,;:!?()]{1,12})")
+_INTRO_GAP = deferred(r"[ \t]{0,3}:?[ \t]{1,3}")
+_GREETING_GAP = deferred(r"[ \t]{0,3}[:,]?[ \t]{1,3}")
+_PHRASE_GAP = deferred(r"[ \t,]{1,3}")
+_LIST_LINK = deferred(r"[ \t]*(?:,|&|\+|et|and|und|y|e|en)[ \t]+", re.IGNORECASE)
+_LEGAL_FORM_AFTER = deferred(r",?[ \t]{1,3}([^\s,;:!?()]{1,12})")
 
 
 class _Scan:
@@ -975,7 +976,7 @@ _LONGEST_PHRASE = max(p.count(" ") + 1 for p in _ALL_PHRASES)
 _PHRASE_ENDS = frozenset(p.rsplit(" ", 1)[-1] for p in _ALL_PHRASES)
 # Greeting and introduction words are never a name word of their own ("Félicitations Martin").
 _PHRASE_WORDS = frozenset(w for p in _INTRO_ANY | _INTRO_FIRST_NAME | _GREETING for w in p.split(" "))
-_NAME_SHAPE = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|La|Le|Van|Von)?[^\W\d_][^\W\d_A-Z]*")
+_NAME_SHAPE = deferred(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|La|Le|Van|Von)?[^\W\d_][^\W\d_A-Z]*")
 
 
 @lru_cache(maxsize=16384)
@@ -1082,7 +1083,7 @@ def detect_names(text: str, *, known: Iterable[str] = ()) -> list[Span]:
 # --- user names ------------------------------------------------------------------------------------
 
 # "@zora.kel" in a message (not an e-mail address, a decorator or a CSS rule).
-_MENTION = re.compile(r"(?<![\w@.+/-])@([A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?)(?![\w@(-])")
+_MENTION = deferred(r"(?<![\w@.+/-])@([A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?)(?![\w@(-])")
 # Words after "@" that are code or team-wide mentions, not someone's handle.
 _NOT_HANDLES = frozenset({
     "media", "import", "font-face", "keyframes", "charset", "supports", "page", "namespace", "layer",
@@ -1100,19 +1101,19 @@ _DOMAIN_ENDINGS = frozenset({
     "ca", "us", "info", "biz", "dev", "app", "ai", "gov", "edu",
 })
 # A label that names a user name: "login", "username", "identifiant", "pseudo", "Benutzer"...
-_HANDLE_LABEL = re.compile(
+_HANDLE_LABEL = deferred(
     r"(?i)(?<![\w-])(?:log-?in|user ?name|user ?id|user|identifiant|pseudo(?:nyme)?|handle|"
     r"nom d['’]utilisateur|utilisateur|benutzer(?:name)?|nutzer(?:name)?|anmeldename|"
     r"nombre de usuario|usuario|nome utente|utente|username|gebruikersnaam)(?![\w-])"
 )
 # After the label: a colon or the value itself ("login z.kelidu", "username: jdoe"), or a few
 # words then "is" / "est" / "ist" / "è" ("My username on the forum is grey_owl_77").
-_HANDLE_AFTER_LABEL = re.compile(
+_HANDLE_AFTER_LABEL = deferred(
     r"[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t](?:[^\s:=.!?;,@]{1,20}[ \t]{1,3}){0,7}?"
     r"(?:is|was|est|c['’]est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
     r"[\"'«“‘`]?([A-Za-z0-9][A-Za-z0-9._-]{1,39})"
 )
-_HANDLE_SHAPE = re.compile(r"[A-Za-z0-9]*[._\d-][A-Za-z0-9._-]*")
+_HANDLE_SHAPE = deferred(r"[A-Za-z0-9]*[._\d-][A-Za-z0-9._-]*")
 
 
 def detect_handles(text: str) -> list[Span]:

@@ -7,10 +7,10 @@ goes into `RedactOptions.spans`, where the engine weighs it against its own dete
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..patterns import deferred
 from . import lexicon
 from .spans import Span
 
@@ -50,12 +50,12 @@ SCORE_THRESHOLD = 0.7
 # What separates two parts of one name ("Marie Dupont", "Jean-Pierre"): spaces or a hyphen; of one street
 # address ("42 Queen Street", "Bahnhofstraße 14"): spaces. Never a line break or a comma (the postcode after
 # "Bahnhofstraße 14, " is left to the rules).
-_NAME_GAP = re.compile(r"[ \t\u00a0\u202f]*-?[ \t\u00a0\u202f]*")
-_ADDRESS_GAP = re.compile(r"[ \t\u00a0\u202f]*")
+_NAME_GAP = deferred(r"[ \t\u00a0\u202f]*-?[ \t\u00a0\u202f]*")
+_ADDRESS_GAP = deferred(r"[ \t\u00a0\u202f]*")
 _MAX_GAP = 3
-_WORD = re.compile(r"\S+")
-_LINE_BREAK = re.compile(r"[\r\n\u2028\u2029]")
-_LETTER_WORD = re.compile(r"(?<!\w)[^\W\d_][\w-]*")
+_WORD = deferred(r"\S+")
+_LINE_BREAK = deferred(r"[\r\n\u2028\u2029]")
+_LETTER_WORD = deferred(r"(?<!\w)[^\W\d_][\w-]*")
 _FAMOUS_MAX_WORDS = 4
 
 # Where the model is kept, per language and engine kind: only where it lowers leaks without raising any leak

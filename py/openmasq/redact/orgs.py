@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..patterns import deferred
 from . import lexicon
 from .names import JOINING_GAPS, TextView
 from .spans import Span
@@ -17,12 +18,12 @@ from .text import has_combining_marks
 
 # Org words: letters and digits, joined by hyphens, apostrophes or "&" ("Coca-Cola", "L'Oréal",
 # "AT&T", "3M"); a lone "&" is a connector word.
-_WORD = re.compile(r"(?:[^\W_]+|[\u0300-\u036f]+)+(?:[-‐'’&](?:[^\W_]+|[\u0300-\u036f]+)+){0,6}|&")
+_WORD = deferred(r"(?:[^\W_]+|[\u0300-\u036f]+)+(?:[-‐'’&](?:[^\W_]+|[\u0300-\u036f]+)+){0,6}|&")
 # The same words in a text without combining accents (most texts), found faster.
-_PLAIN_WORD = re.compile(r"[^\W_]+(?:[-‐'’&][^\W_]+){0,6}|&")
+_PLAIN_WORD = deferred(r"[^\W_]+(?:[-‐'’&][^\W_]+){0,6}|&")
 # A lower-case elided article glued to a capitalised name ("dell'Autofficina", "l'Agence").
-_LOWER_ELISION = re.compile(r"[a-zà-ÿ]{1,5}['’]")
-_LEGAL_FORM_GAP = re.compile(r",?[ \t]{1,3}")
+_LOWER_ELISION = deferred(r"[a-zà-ÿ]{1,5}['’]")
+_LEGAL_FORM_GAP = deferred(r",?[ \t]{1,3}")
 
 # Words that link two capitalised words inside one name ("Dupont et Fils", "Bank of America").
 _CONNECTORS = frozenset({
@@ -100,7 +101,7 @@ _CUE_PHRASES = (
     "nosso cliente", "o fornecedor", "het bedrijf", "de firma", "klant", "de klant", "onze klant",
     "de leverancier", "bei", "presso",
 )
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24})(?![\w-])")
+_EMAIL = deferred(r"(?<![\w.+-])[\w.+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24})(?![\w-])")
 _WEBMAIL_LABELS = frozenset({
     "gmail", "googlemail", "yahoo", "ymail", "hotmail", "outlook", "live", "msn", "aol", "icloud", "me",
     "mac", "orange", "wanadoo", "free", "sfr", "neuf", "laposte", "bbox", "numericable", "club-internet",

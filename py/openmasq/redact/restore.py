@@ -12,11 +12,12 @@ import json
 import re
 from typing import NamedTuple
 
+from ..patterns import deferred
 from .text import FoldedText, fold, strip_accents
 from .vault import Vault
 
-_MARKER = re.compile(r"^\[([A-Za-z_]+\d+[a-z]?)\]$")
-_NUMBER_TOKEN = re.compile(r"^n\d+$")
+_MARKER = deferred(r"^\[([A-Za-z_]+\d+[a-z]?)\]$")
+_NUMBER_TOKEN = deferred(r"^n\d+$")
 CASED_KINDS = frozenset({"person", "org", "location", "address", "username"})
 _LOOKAHEAD = 2
 
@@ -306,7 +307,7 @@ def _elision_lengths(folded: str, p: int) -> tuple[int, ...]:
     return (0,)
 
 
-_WHITESPACE_RUN = re.compile(r"\s+")
+_WHITESPACE_RUN = deferred(r"\s+")
 
 
 def _collapse(surface: str) -> str:

@@ -7,14 +7,16 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..patterns import deferred
+
 # Invisible characters a user (or a copy-paste) may leave inside a name: they must not defeat
 # detection, so detectors see the text without them and offsets are mapped back.
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 SEPARATORS = " \t\n\r\u00a0\u202f_-"
-_SEPARATOR_RUN = re.compile(r"[\s_\-]+")
-_ZERO_WIDTH_CHAR = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
+_SEPARATOR_RUN = deferred(r"[\s_\-]+")
+_ZERO_WIDTH_CHAR = deferred("[" + "".join(sorted(ZERO_WIDTH)) + "]")
 _NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))  # a str.translate table that drops them
-_COMBINING_MARK = re.compile("[\u0300-\u036f]")
+_COMBINING_MARK = deferred("[\u0300-\u036f]")
 
 
 def has_combining_marks(text: str) -> bool:
@@ -236,8 +238,8 @@ class FoldedText:
         return out
 
 
-_RUNS = re.compile(r"[\s_\-]+|[^\s_\-]+")
-_SEPARATOR = re.compile(r"[\s_\-]")
+_RUNS = deferred(r"[\s_\-]+|[^\s_\-]+")
+_SEPARATOR = deferred(r"[\s_\-]")
 
 
 class _FoldTable(dict[int, str]):

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from ...patterns import deferred
 from .models import ErrorEvent
 from .walk import as_str
 
@@ -34,12 +35,12 @@ ERROR_KINDS = (
 # "maximum context length"), Anthropic ("prompt is too long"), vLLM ("maximum context length"),
 # llama.cpp ("exceeds the available context size"), Mistral ("too large for model with N
 # maximum context length"), LM Studio ("context length"), Ollama ("context window").
-_CONTEXT = re.compile(
+_CONTEXT = deferred(
     r"context[_ ]length|context[_ ]window|context size|maximum context|prompt is too long|too many tokens"
     r"|reduce the length of the messages|input is too long|exceed_context_size",
     re.IGNORECASE,
 )
-_TRY_AGAIN = re.compile(
+_TRY_AGAIN = deferred(
     r"try again in (?:(?P<ms>\d{1,9})ms"
     r"|(?:(?P<h>\d{1,4})h)?(?:(?P<m>\d{1,4})m(?!s))?(?:(?P<s>\d{1,6}(?:\.\d{1,6})?)s)?)",
     re.IGNORECASE,

@@ -4,10 +4,11 @@ bytes or text in any chunking, events out, and a problem item for what cannot be
 from __future__ import annotations
 
 import codecs
-import re
 from dataclasses import dataclass
 
-_EOL = re.compile(r"\r\n|\r|\n")
+from ...patterns import deferred
+
+_EOL = deferred(r"\r\n|\r|\n")
 # A chat stream's lines are a few kB; a line this long is garbage, not a slow event.
 MAX_LINE = 4 * 1024 * 1024
 _DETAIL_CHARS = 40  # problem details quote this much of the offending text, never more

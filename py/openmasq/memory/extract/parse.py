@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from ...patterns import deferred
 from ..model import MAX_FACTS_CHARS, MAX_PROFILE_CHARS, Category, category_of
 from ..normalise import normalise
 
@@ -15,12 +16,12 @@ MAX_NAME_WORDS = 6
 # Conjugated verbs that make a would-be name a sentence. Lower case on purpose: "Plan A" and
 # "Grand Est" stay names. Word boundaries are Unicode-aware, so "était" and "étaient" count
 # (the reference's ASCII \b never matched them: reference 12 item 1, fixed).
-_SENTENCE_VERBS = re.compile(
+_SENTENCE_VERBS = deferred(
     r"(?<![^\W_])(?:est|sont|était|étaient|sera|seront|a|ont|avait|avaient|fait|font|peut|peuvent"
     r"|doit|doivent|is|are|was|were|has|have)(?![^\W_])"
 )
-_THINK_TAG = re.compile(r"<\s{0,3}(/?)\s{0,3}think\s{0,3}>", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.;!?]\s")
+_THINK_TAG = deferred(r"<\s{0,3}(/?)\s{0,3}think\s{0,3}>", re.IGNORECASE)
+_SENTENCE_END = deferred(r"[.;!?]\s")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ...patterns import deferred
 from ...redact import lexicon
 from ...redact.restore import Restorer
 from ...redact.vault import Vault
@@ -20,13 +21,13 @@ NOTE_MIN_CHARS = 3
 NOTE_MAX_CHARS = 60
 MAX_ENTITY_WORDS = 5
 
-_IBAN_LIKE = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,8}")
-_VENDOR_KEY = re.compile(r"(?<![A-Za-z0-9])(?:sk|pk|rk|ghp|gho|ghs|github_pat|xox[abposr]|AKIA)[-_][A-Za-z0-9_-]{8,}")
-_AWS_KEY = re.compile(r"(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])")
-_LONG_DIGITS = re.compile(r"(?<!\d)(?:\d{13,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]?\d{1,3})?)(?!\d)")
-_LONG_TOKEN = re.compile(r"[A-Za-z0-9_-]{24,}")
-_LEADING_ARTICLE = re.compile(r"^(?:d\s?['’]\s?|l\s?['’]\s?|de la |de |du |des |chez )", re.IGNORECASE)
-_SENTENCE_WORDS = re.compile(
+_IBAN_LIKE = deferred(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,8}")
+_VENDOR_KEY = deferred(r"(?<![A-Za-z0-9])(?:sk|pk|rk|ghp|gho|ghs|github_pat|xox[abposr]|AKIA)[-_][A-Za-z0-9_-]{8,}")
+_AWS_KEY = deferred(r"(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])")
+_LONG_DIGITS = deferred(r"(?<!\d)(?:\d{13,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]?\d{1,3})?)(?!\d)")
+_LONG_TOKEN = deferred(r"[A-Za-z0-9_-]{24,}")
+_LEADING_ARTICLE = deferred(r"^(?:d\s?['’]\s?|l\s?['’]\s?|de la |de |du |des |chez )", re.IGNORECASE)
+_SENTENCE_WORDS = deferred(
     r"(?<![^\W_])(?:s['’]appelle|se nomme|qui est|c['’]est|travaille|habite|gère|gere|paie|dirige)(?![^\W_])",
     re.IGNORECASE,
 )

@@ -4,11 +4,11 @@ re-layout under the original separators and the "never the real value" guard."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from ...patterns import deferred
 from ..text import strip_accents
 
 DIGITS = "0123456789"
@@ -22,10 +22,10 @@ _VOWELS = "aeiou"
 _CODAS = "lnrs"
 
 T = TypeVar("T")
-_WORD_PARTS = re.compile(r"[^\s\-]+|[\s\-]+")
+_WORD_PARTS = deferred(r"[^\s\-]+|[\s\-]+")
 # What str.isalnum() rejects, one character at a time: the regex's word class is exactly the
 # characters isalnum() accepts plus the underscore (both read the same Unicode property).
-_NOT_ALNUM = re.compile(r"[\W_]+")
+_NOT_ALNUM = deferred(r"[\W_]+")
 _RETRIES = 12
 
 

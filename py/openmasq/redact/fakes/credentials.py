@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from ...patterns import deferred
 from ._shape import DIGITS, LOWER, UPPER, class_pool, distinct
 
 # Prefixes that name the vendor and key type, not the secret (longest first when matching).
@@ -17,8 +18,8 @@ VENDOR_PREFIXES = tuple(sorted({
     "shpat_", "shpss_", "dop_v1_", "doo_v1_", "sq0atp-", "sq0csp-", "key-", "gsk_", "xai-",
     "r8_", "nvapi-", "csk-", "AccountKey=", "Bearer ", "Basic ", "Token ", "token ", "bearer ",
 }, key=len, reverse=True))
-_JWT = re.compile(r"(eyJ[A-Za-z0-9_-]{2,8000})\.(eyJ[A-Za-z0-9_-]{0,8000})\.([A-Za-z0-9_-]{0,8000})")
-_HEXISH = re.compile(r"[0-9a-f]{8,}|[0-9A-F]{8,}")
+_JWT = deferred(r"(eyJ[A-Za-z0-9_-]{2,8000})\.(eyJ[A-Za-z0-9_-]{0,8000})\.([A-Za-z0-9_-]{0,8000})")
+_HEXISH = deferred(r"[0-9a-f]{8,}|[0-9A-F]{8,}")
 _PASSWORD_SYMBOLS = "!#$%&*+-.:=?@^_~"
 # The first characters of a base64 DER key body encode its ASN.1 header, which says only
 # "this is a key of about this size": kept so the fake looks like the same kind of key.

@@ -8,6 +8,7 @@ import random
 import re
 from dataclasses import dataclass
 
+from ...patterns import deferred
 from ..text import strip_accents
 from ._shape import distinct, match_case, swap_digits
 
@@ -41,7 +42,7 @@ EN_WEEKDAY_ABBREVIATIONS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 LANGUAGE_ORDER = ("fr", "en", "de", "es", "it")
 _EXTRA_SPELLINGS = {"sept": ("en", 8, 1), "tues": ("en", 1, 1), "thur": ("en", 3, 1), "thurs": ("en", 3, 1),
                     "setiembre": ("es", 8, 0), "maerz": ("de", 2, 0)}
-_TOKEN = re.compile(r"[0-9]{1,8}|[^\W\d_]{1,20}|.", re.DOTALL)
+_TOKEN = deferred(r"[0-9]{1,8}|[^\W\d_]{1,20}|.", re.DOTALL)
 _EN_ORDINALS = frozenset({"st", "nd", "rd", "th"})
 _DOB_YEARS = (1940, 2004)
 MAX_DATE_LENGTH = 80  # longer: not a date, a digit swap

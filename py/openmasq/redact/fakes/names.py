@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ...patterns import deferred
 from ._shape import ascii_like, distinct, fold_key, match_case, scramble
 
 # Faker locales whose lists make up one language's pools (read-only class attributes of the
@@ -37,9 +38,9 @@ PARTICLES = frozenset({
 _ARTICLES = frozenset({
     "la", "le", "les", "de", "du", "des", "del", "della", "di", "da", "van", "von", "der", "den",
 })
-_ELISION = re.compile(r"^([A-Za-z]{1,2})(['’])(.+)$")
-_HYPHEN = re.compile(r"([-‐])")
-_SPACE_RUNS = re.compile(r"(\s+)")  # split keeping the runs: every name drawn is cut in words
+_ELISION = deferred(r"^([A-Za-z]{1,2})(['’])(.+)$")
+_HYPHEN = deferred(r"([-‐])")
+_SPACE_RUNS = deferred(r"(\s+)")  # split keeping the runs: every name drawn is cut in words
 
 CIVILITY_GENDER: dict[str, str] = {
     "m": "m", "mr": "m", "monsieur": "m", "herr": "m", "sr": "m", "sig": "m", "signor": "m", "señor": "m",

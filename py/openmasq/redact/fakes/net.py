@@ -7,15 +7,16 @@ import ipaddress
 import random
 import re
 
+from ...patterns import deferred
 from ._shape import distinct, swap_digits
 
 # Address blocks whose members must stay inside them (LAN stays LAN); checked in this order.
 _KEPT_NETWORKS = tuple(ipaddress.IPv4Network(n) for n in (
     "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8",
 ))
-_IPV4 = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})((?::\d{1,5}|/\d{1,2})?)")
+_IPV4 = deferred(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})((?::\d{1,5}|/\d{1,2})?)")
 _HEX = "0123456789abcdef"
-_IPV6_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
+_IPV6_GROUP = deferred(r"[0-9A-Fa-f]{1,4}")
 
 
 def _random_in(network: ipaddress.IPv4Network, rng: random.Random) -> ipaddress.IPv4Address:

@@ -4,8 +4,8 @@ connectors kept, the distinctive words replaced by invented brand-like words of 
 from __future__ import annotations
 
 import random
-import re
 
+from ...patterns import deferred
 from ..text import strip_accents
 from ._shape import UPPER, distinct, match_case, scramble
 
@@ -92,7 +92,7 @@ _CODAS = (
 )
 _ACRONYM_LETTERS = UPPER.replace("Q", "").replace("X", "")
 MAX_ORG_LENGTH = 200  # longer: a plain scramble (linear on hostile input)
-_TOKENS = re.compile(r"\s+|&|[^\s&]+")
+_TOKENS = deferred(r"\s+|&|[^\s&]+")
 
 
 def _invented_word(rng: random.Random) -> str:

@@ -4,16 +4,16 @@ per the `phonenumbers` metadata whenever the real number was."""
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...patterns import deferred
 from ._shape import DIGITS, distinct, redraw_digits
 
 # Regions tried, in order, for a number written without an international prefix.
 NATIONAL_REGIONS = ("FR", "BE", "CH", "LU", "DE", "GB", "ES", "IT", "NL", "PT", "AT", "IE", "US", "CA")
 _DRAWS_PER_PREFIX = 24
-_DIGIT = re.compile(r"[0-9]")
+_DIGIT = deferred(r"[0-9]")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ...patterns import deferred
 from ..text import strip_accents
 from . import _places_data as data
 from ._shape import DIGITS, UPPER, distinct, match_case, pick_near_length, redraw_digits, scramble
@@ -146,13 +147,13 @@ MAX_PLACE_LENGTH = 120
 _LANGUAGE_OF_COUNTRY = {"FR": "fr", "BE": "fr", "CH": "fr", "DE": "de", "AT": "de", "ES": "es", "IT": "it",
                         "GB": "en", "US": "en", "NL": "nl", "PT": "pt"}
 
-_TOKEN = re.compile(r"[^\W\d_]{1,60}['’]?|[0-9]{1,12}|\s{1,20}|.", re.DOTALL)
-_GB_POSTCODE = re.compile(r"\b([A-Z]{1,2}[0-9][A-Z0-9]?) ?([0-9][ABD-HJLNP-UW-Z]{2})\b", re.IGNORECASE)
-_US_STATE_ZIP = re.compile(r"\b([A-Z]{2})[ \u00a0]{1,3}([0-9]{5})(-[0-9]{4})?\b")
-_NL_POSTCODE = re.compile(r"\b([1-9][0-9]{3}) ?([A-Z]{2})\b")
-_PT_POSTCODE = re.compile(r"\b([0-9]{4})-([0-9]{3})\b")
-_FIVE_DIGITS = re.compile(r"(?<![0-9])([0-9]{5})(?![0-9])")
-_FOUR_DIGITS = re.compile(r"(?<![0-9])([1-9][0-9]{3})(?![0-9])")
+_TOKEN = deferred(r"[^\W\d_]{1,60}['’]?|[0-9]{1,12}|\s{1,20}|.", re.DOTALL)
+_GB_POSTCODE = deferred(r"\b([A-Z]{1,2}[0-9][A-Z0-9]?) ?([0-9][ABD-HJLNP-UW-Z]{2})\b", re.IGNORECASE)
+_US_STATE_ZIP = deferred(r"\b([A-Z]{2})[ \u00a0]{1,3}([0-9]{5})(-[0-9]{4})?\b")
+_NL_POSTCODE = deferred(r"\b([1-9][0-9]{3}) ?([A-Z]{2})\b")
+_PT_POSTCODE = deferred(r"\b([0-9]{4})-([0-9]{3})\b")
+_FIVE_DIGITS = deferred(r"(?<![0-9])([0-9]{5})(?![0-9])")
+_FOUR_DIGITS = deferred(r"(?<![0-9])([1-9][0-9]{3})(?![0-9])")
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ connectors and version tags kept, each name word replaced by an invented codenam
 from __future__ import annotations
 
 import random
-import re
 
+from ...patterns import deferred
 from .. import lexicon
 from ._shape import UPPER, distinct, fold_key, match_case, scramble
 from .orgs import CONNECTORS, DESCRIPTORS, FAMOUS, LEGAL_FORMS
@@ -21,8 +21,8 @@ TYPE_WORDS = frozenset(fold_key(word) for word in [
     "Проект", "Программа", "Операция", "Миссия", "Projekti", "Projet", "Proje", "Projekat", "Projektas",
 ])
 # A version or an ordinal is not what identifies a project: "v2", "2.0", "2026", "MVP", "beta".
-_VERSION = re.compile(r"(?i)^(?:v?\d+(?:[.\-]\d+)*[a-z]?|mvp|poc|pov|beta|bêta|alpha|rc\d*|[ivx]{1,4})$")
-_TOKENS = re.compile(r"\s+|[^\s]+")
+_VERSION = deferred(r"(?i)^(?:v?\d+(?:[.\-]\d+)*[a-z]?|mvp|poc|pov|beta|bêta|alpha|rc\d*|[ivx]{1,4})$")
+_TOKENS = deferred(r"\s+|[^\s]+")
 
 # Codenames read as names in any Latin-script language: no accents, no everyday word (the model
 # may write "aria" in a reply, and restoring would turn it into the real project), an onset, an

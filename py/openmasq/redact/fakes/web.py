@@ -7,6 +7,7 @@ import random
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from ...patterns import deferred
 from ..text import strip_accents
 from ._shape import distinct, match_case, redraw_digits, scramble, scramble_word
 from .names import fake_first_name, fake_surname, is_first_name, is_surname
@@ -85,8 +86,8 @@ GENERIC_SEGMENTS = frozenset({
 MAX_HOST_LENGTH = 253
 MAX_EMAIL_LENGTH = 320
 MAX_URL_LENGTH = 4096
-_LOCAL_SEPARATORS = re.compile(r"([._\-])")
-_LETTERS_THEN_DIGITS = re.compile(r"([^\W\d_]*)(\d*)")
+_LOCAL_SEPARATORS = deferred(r"([._\-])")
+_LETTERS_THEN_DIGITS = deferred(r"([^\W\d_]*)(\d*)")
 
 
 def _slug(value: str) -> str:
@@ -304,7 +305,7 @@ def fake_url(real: str, rng: random.Random, *, domain_hint: str | None = None) -
     return distinct(real, rng, make)
 
 
-_PATH_SEPARATORS = re.compile(r"([/\\])")
+_PATH_SEPARATORS = deferred(r"([/\\])")
 
 
 def fake_path(real: str, rng: random.Random) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from ...patterns import deferred
 from ..spans import Span
 from ..text import ZERO_WIDTH
 
@@ -31,8 +32,8 @@ _SAME_LENGTH = str.maketrans({
     "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u2008": " ",
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-",
 })
-_ZERO_WIDTH_CHAR = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "]")
-_NEEDS_VIEW = re.compile("[" + "".join(sorted(ZERO_WIDTH)) + "\u00a0\u202f\u2007\u2008\u2009\u2010-\u2013\u2212]")
+_ZERO_WIDTH_CHAR = deferred("[" + "".join(sorted(ZERO_WIDTH)) + "]")
+_NEEDS_VIEW = deferred("[" + "".join(sorted(ZERO_WIDTH)) + "\u00a0\u202f\u2007\u2008\u2009\u2010-\u2013\u2212]")
 
 
 class View(NamedTuple):
@@ -149,7 +150,7 @@ def windowed_matches(
 
 # Digits with the separators numbers are written with; a run of 6+ characters may hold a
 # phone, card or identifier number (a bare NINO has 6 digits).
-_LONG_NUMERIC_RUN = re.compile(r"\d[\d ().\-/]{5,}")
+_LONG_NUMERIC_RUN = deferred(r"\d[\d ().\-/]{5,}")
 
 
 @lru_cache(maxsize=2)

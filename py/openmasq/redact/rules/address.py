@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...patterns import deferred
 from ._base import Hit, lowered, starts_token, windowed_matches
 
 # --- postal code and city -----------------------------------------------------------------------
@@ -18,7 +19,7 @@ _CITY_LINK = r"sur|sous|en|le|la|les|lès|lez|de|du|des|am|an|im|bei|ob|d['’]\
 _CITY = rf"{_CITY_WORD}(?:[ -](?:{_CITY_LINK}|{_CITY_WORD})){{0,4}}"
 _POSTAL_CITY = rf"{_POSTAL_CITY_WORD}(?:[ -](?:{_CITY_LINK}|{_CITY_WORD})){{0,4}}"
 _UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
-_TAIL = re.compile(
+_TAIL = deferred(
     r"[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t]{0,8})?(?:"
     rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|\d{{2}}[ ]\d{{3}}|(?:CH-|A-|B-|L-)?\d{{4}})[ \t]{{1,3}}{_POSTAL_CITY}"
     r"(?:[ \t]{1,3}(?i:cedex)(?:[ \t]?\d{1,2})?|[ \t]\(?[A-Z]{2}\)?(?![\w]))?"
@@ -36,8 +37,8 @@ def _tail_end(text: str, pos: int) -> int | None:
 
 # --- street names read word by word ---------------------------------------------------------------
 
-_NAME_TOKEN = re.compile(r"[ ]{1,3}((?:[dlDL]['’]|[Dd]ell['’]|[Ss]ull['’]|[Dd]all['’]|[Aa]ll['’])?[\w'’.-]{1,30})")
-_ELISION = re.compile(r"^(?:[dlDL]['’]|[Dd]ell['’]|[Ss]ull['’]|[Dd]all['’]|[Aa]ll['’])")
+_NAME_TOKEN = deferred(r"[ ]{1,3}((?:[dlDL]['’]|[Dd]ell['’]|[Ss]ull['’]|[Dd]all['’]|[Aa]ll['’])?[\w'’.-]{1,30})")
+_ELISION = deferred(r"^(?:[dlDL]['’]|[Dd]ell['’]|[Ss]ull['’]|[Dd]all['’]|[Aa]ll['’])")
 _FR_PARTICLES = frozenset({
     "de", "du", "des", "la", "le", "les", "l'", "d'", "aux", "au", "à", "en", "sur", "sous", "et",
 })
@@ -79,7 +80,7 @@ _FR_TYPES = (
     r"esplanade|promenade|villa|parvis|chauss[ée]e|mont[ée]e|traverse|ruelle|venelle|clos|lotissement|"
     r"quartier|parc|zone|za|zi|zac"
 )
-_FR_STREET = re.compile(
+_FR_STREET = deferred(
     r"\d(?<![\w,.]\d)\d{0,3}(?:[ ]?(?:bis|ter|quater|[A-Ha-h])(?![\w]))?,?[ ]{1,3}"
     rf"(?i:{_FR_TYPES})(?=[ ])"
 )
@@ -109,7 +110,7 @@ def _lowercase_name_before_postcode(text: str, pos: int) -> int | None:
 
 
 # The unit written before the street number: "Flat 3, 56 Gloucester Road", "Appt 12, 3 rue ...".
-_COMPLEMENT_BEFORE = re.compile(
+_COMPLEMENT_BEFORE = deferred(
     r"(?:Flat|Apartment|Apt\.?|Unit|Suite|Appartement|Appt\.?|Bâtiment|Bât\.?|Escalier|Esc\.?|Piso|Interno|Int\.)"
     r"[ ]?#?[A-Za-z0-9]{1,5},?[ ]{1,2}$"
 )
@@ -130,7 +131,7 @@ _EN_TYPES = (
     r"Place|Pl\.?|Terrace|Way|Close|Crescent|Square|Sq\.?|Parkway|Pkwy\.?|Highway|Hwy\.?|Circle|"
     r"Cir\.?|Loop|Row|Gardens|Mews|Hill|Walk|Trail|Grove|Park|Plaza|Alley|Broadway"
 )
-_EN_STREET = re.compile(
+_EN_STREET = deferred(
     r"\d(?<![\w,.]\d)\d{0,4}[A-Za-z]?[ ]{1,3}(?:(?:[A-Z][\w'’-]{0,30}|\d{1,3}(?:st|nd|rd|th))[ ]{1,3}){0,4}"
     rf"(?:{_EN_TYPES})(?![\w])(?:[ ]{{1,3}}(?:NW|NE|SW|SE|N|S|E|W)\.?(?![\w]))?"
     r"(?:,?[ ]{1,3}(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor)\.?[ ]?#?[A-Za-z0-9-]{1,6}(?![\w]))?"
@@ -149,7 +150,7 @@ def _english_addresses(text: str) -> list[Hit]:
 
 _DE_SUFFIX = r"straße|strasse|str\.|weg|platz|allee|gasse|damm|ufer|chaussee|steig|pfad|markt|graben|stieg|kai"
 _DE_WORD_TYPE = r"Straße|Strasse|Str\.|Weg|Platz|Allee|Gasse|Ring|Damm|Ufer|Chaussee|Markt|Steig|Pfad|Kai"
-_DE_STREET = re.compile(
+_DE_STREET = deferred(
     r"(?<![\w-])(?:"
     r"(?P<prep>Am|An[ ]der|An[ ]den|Auf[ ]dem|Auf[ ]der|Im|In[ ]der|Zum|Zur|Unter[ ]den|Hinter[ ]der|Alte|Alter)"
     r"[ ][A-ZÄÖÜ][\wäöüß-]{1,30}"
@@ -162,15 +163,15 @@ _DE_STREET = re.compile(
 # German, Spanish and Italian addresses end with the house number after the street name, so
 # they are looked for only before a number that follows a word ("Roma 10", "Str. 12",
 # "Garibaldi, 12"): a digit-first scan that skips prose quickly.
-_NUMBER_AFTER_WORD = re.compile(r"\d(?<=[^\W\d_] \d)|\d(?<=[^\W\d_][.,] \d)")
+_NUMBER_AFTER_WORD = deferred(r"\d(?<=[^\W\d_] \d)|\d(?<=[^\W\d_][.,] \d)")
 _NAME_REACH = 80  # type word and street name fit in this many characters before the number
 
 # Signs of a German street before its number: a street-type word (lower-cased text) or a
 # leading preposition ("Am Markt 3").
-_DE_SIGN = re.compile(
+_DE_SIGN = deferred(
     r"straße|strasse|str\.|weg\b|platz|allee|gasse|damm|ufer|chaussee|steig|pfad|markt|graben|stieg|kai\b|ring\b"
 )
-_DE_PREPOSITION = re.compile(
+_DE_PREPOSITION = deferred(
     r"\b(?:Am|An der|An den|Auf dem|Auf der|Im|In der|Zum|Zur|Unter den|Hinter der|Alte|Alter) "
 )
 
@@ -217,12 +218,12 @@ def _german_addresses(text: str, numbers: list[int]) -> list[Hit]:
 # --- Spanish and Italian: "Calle Mayor 5", "C/ Alcalá 23", "Via Roma 10" --------------------------
 
 # Street types written before the name (searched in the lower-cased text before a number).
-_ES_IT_TYPE = re.compile(
+_ES_IT_TYPE = deferred(
     r"(?:calle|c/|avenida|avda\.|av\.|plaza|pza\.|paseo|pº|ronda|camino|carretera|ctra\.|traves[íi]a|"
     r"glorieta|rambla|via|viale|v\.le|piazza|p\.zza|piazzale|corso|c\.so|largo|vicolo|lungotevere|"
     r"lungomare|strada|contrada|borgo|salita)(?= )"
 )
-_HOUSE_NUMBER = re.compile(
+_HOUSE_NUMBER = deferred(
     r",?[ ]{0,3}(?:(?i:n\.|nº|n°|no\.|núm\.|num\.)[ ]?)?\d{1,4}(?:[ ]?[A-Za-z](?![\w])|/[A-Za-z0-9]{1,3})?(?![\w])"
 )
 
@@ -255,7 +256,7 @@ def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
     return hit
 
 
-_ADDRESS_PROBE = re.compile(r"\d")
+_ADDRESS_PROBE = deferred(r"\d")
 
 
 def find_addresses(text: str) -> list[Hit]:

@@ -8,6 +8,7 @@ import re
 
 import phonenumbers
 
+from ...patterns import deferred
 from ..checksums import card_valid, nir_valid, siret_valid
 from ._base import Hit, glued, is_word_char, keyword_before, lowered, near_long_numbers, windowed_matches
 
@@ -16,16 +17,16 @@ from ._base import Hit, glued, is_word_char, keyword_before, lowered, near_long_
 # Found from each "@": the local part is read backwards (at most 64 characters, a longer run is
 # no address), the domain forwards; a hostile "a@a@a@..." costs a few steps per "@".
 _LOCAL_PUNCT = ".%+-_"
-_EMAIL_DOMAIN = re.compile(r"(?:[^\W_](?:[\w-]{0,62}[^\W_])?\.){1,8}[A-Za-z]{2,24}(?![\w-])")
+_EMAIL_DOMAIN = deferred(r"(?:[^\W_](?:[\w-]{0,62}[^\W_])?\.){1,8}[A-Za-z]{2,24}(?![\w-])")
 _AT_WORDS = r"at|@|arobase|chez"
 _DOT_WORDS = r"dot|point|punto|punkt|\."
 _OBF_AT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_AT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:at|AT)[ ])"
 _OBF_DOT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_DOT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:dot|DOT)[ ]|\.)"
-_EMAIL_OBFUSCATED = re.compile(
+_EMAIL_OBFUSCATED = deferred(
     rf"(?<![\w.%+-])[\w.%+-]{{1,64}}(?i:{_OBF_AT})(?:[^\W_][\w-]{{0,62}}(?i:{_OBF_DOT})){{1,6}}[A-Za-z]{{2,24}}(?![\w-])"
 )
 # Searched in the lower-cased text.
-_OBFUSCATION_PROBE = re.compile(r"[\[({<] {0,2}(?:at|@|arobase|chez) {0,2}[\])}>]| at \S{1,64} dot ")
+_OBFUSCATION_PROBE = deferred(r"[\[({<] {0,2}(?:at|@|arobase|chez) {0,2}[\])}>]| at \S{1,64} dot ")
 # Spelled-out "name at host dot com" reads like prose, so it needs a top-level domain people use.
 _COMMON_TLDS = frozenset({
     "com", "org", "net", "fr", "de", "uk", "es", "it", "be", "ch", "eu", "io", "co", "info", "biz",
@@ -92,30 +93,30 @@ def _is_obfuscated_email(value: str) -> bool:
 
 # A run of digits with phone separators; it must start a number (not continue "12.5" or the
 # digits of "FR76 3000 ...") and end on a digit not glued to a letter.
-_PHONE_RUN = re.compile(r"\d[\d ().\-/]{5,40}\d")
-_GROUP = re.compile(r"\d+")
+_PHONE_RUN = deferred(r"\d[\d ().\-/]{5,40}\d")
+_GROUP = deferred(r"\d+")
 _TRUNK_REGIONS = ("FR", "GB", "DE", "BE", "CH", "IT")
 # Digits of a national number written with its trunk "0" (Italy keeps the 0 as part of it).
 _TRUNK_LENGTHS = {"FR": (10, 10), "GB": (10, 11), "DE": (6, 14), "BE": (9, 10), "CH": (10, 10), "IT": (6, 11)}
 _MIN_DIGITS, _MAX_DIGITS = 8, 15
-_DATE_LIKE = re.compile(
+_DATE_LIKE = deferred(
     r"\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}([./-])\d{1,2}\2\d{1,2}|(?:19|20)\d\d ?[-/] ?(?:19|20)\d\d"
 )
-_PHONE_WORDS = re.compile(
+_PHONE_WORDS = deferred(
     r"(?i)(?:t[ée]l|phone|mobile|portable|cell|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy|whats ?app|"
     r"call|appel|llam|chiam|rufnummer|numéro|number|n[°º])"
 )
-_ID_WORDS = re.compile(r"(?i)(?:siren|siret|rcs|tva|vat|iban|rib|compte|account|commande|order|facture|invoice)")
-_CURRENCY_NEAR = re.compile(r"^ ?(?:€|\$|£|eur\b|euros?\b|usd\b|chf\b|gbp\b|dollars?\b|k€|m€)", re.IGNORECASE)
-_IBAN_HEAD = re.compile(r"[A-Z]{2}\d{2}[ ]$")
+_ID_WORDS = deferred(r"(?i)(?:siren|siret|rcs|tva|vat|iban|rib|compte|account|commande|order|facture|invoice)")
+_CURRENCY_NEAR = deferred(r"^ ?(?:€|\$|£|eur\b|euros?\b|usd\b|chf\b|gbp\b|dollars?\b|k€|m€)", re.IGNORECASE)
+_IBAN_HEAD = deferred(r"[A-Z]{2}\d{2}[ ]$")
 # Shapes a number without trunk prefix takes when written as a phone number.
-_US_SHAPE = re.compile(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
-_IT_MOBILE_SHAPE = re.compile(r"3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}|3\d{2}[ .-]\d{6,7}")
+_US_SHAPE = deferred(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
+_IT_MOBILE_SHAPE = deferred(r"3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}|3\d{2}[ .-]\d{6,7}")
 # Unprompted Spanish numbers: mobiles (6..) and landlines (9..); 7.. and 8.. need a phone word.
-_ES_SHAPE = re.compile(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}")
+_ES_SHAPE = deferred(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}")
 # "06 12 34 56" is written the French way (pairs): only regions that write numbers so apply,
 # so a truncated French number is not read as a valid German one.
-_PAIRS = re.compile(r"\d\d(?:[ .-]\d\d)+")
+_PAIRS = deferred(r"\d\d(?:[ .-]\d\d)+")
 _PAIR_REGIONS = ("FR", "BE", "CH")
 
 

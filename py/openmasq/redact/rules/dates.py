@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...patterns import deferred
 from ._base import Hit, lowered
 
 _MONTHS: dict[str, int] = {}
@@ -36,7 +37,7 @@ _NUMERIC_DATES = (
     re.compile(r"\d(?<![\w./-]\d)\d{3}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{1,2}(?!(?!T\d)\w|[/.-]\d)"),  # ISO "...T10:00"
 )
 # Dates with a month name end with a four-digit year: they are looked for just before each year.
-_YEAR_HIT = re.compile(r"\d(?<![\w.,]\d)\d{3}(?![\w])")
+_YEAR_HIT = deferred(r"\d(?<![\w.,]\d)\d{3}(?![\w])")
 _NAMED_DATES = (
     # 3 mars 1985, 1er janvier 2000, 12. März 1985, 3 de marzo de 1985, 3rd of March, 1985
     re.compile(
@@ -46,7 +47,7 @@ _NAMED_DATES = (
     re.compile(rf"(?<![\w])(?i:(?P<m>{_MONTH}))\.?[ ]{{1,2}}{_DAY},?[ ]{{1,2}}{_YEAR}"),
 )
 _NAMED_DATE_REACH = 40  # "1er septiembre de 2024": day, month and links fit well within this
-_DOB_CONTEXT = re.compile(  # searched in the lower-cased text
+_DOB_CONTEXT = deferred(  # searched in the lower-cased text
     r"(?:\bn[ée]e?s?(?:\(e\))?[ ]le\b|\bnée?s?\b|\bné\(e\)|date[ ]de[ ]naissance|\bddn\b|naissance|"
     r"\bborn\b|date[ ]of[ ]birth|\bd\.?o\.?b\b|birth[ ]?date|birthday|"
     r"geboren|\bgeb\.|geburtsdatum|geburtstag|"
@@ -55,7 +56,7 @@ _DOB_CONTEXT = re.compile(  # searched in the lower-cased text
 )
 # Between the birth phrase and the date: a place ("née à Lyon le"), labels and punctuation,
 # but no sentence end and no other number.
-_DOB_GAP = re.compile(r"(?:[^\d.!?\n]|\.(?=\S)){0,40}(?:\n[ \t]{0,8})?")
+_DOB_GAP = deferred(r"(?:[^\d.!?\n]|\.(?=\S)){0,40}(?:\n[ \t]{0,8})?")
 
 
 def find_dates(text: str) -> list[Hit]:
@@ -75,7 +76,7 @@ def find_dates(text: str) -> list[Hit]:
     return hits
 
 
-_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_LETTERS = deferred(r"[^\W\d_]{3,}")
 
 
 def _named_date_ending_at(text: str, end: int) -> Hit | None:

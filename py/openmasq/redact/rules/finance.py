@@ -3,8 +3,7 @@ its keyword, and payment cards (Luhn and a known brand range)."""
 
 from __future__ import annotations
 
-import re
-
+from ...patterns import deferred
 from ..checksums import card_brand, iban_valid, luhn_valid
 from ._base import Hit, lowered, near_long_numbers
 
@@ -23,10 +22,10 @@ IBAN_LENGTHS = {
     "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }
 # The two check digits after two letters: scanned digit-first, which skips prose quickly.
-_IBAN_HEAD = re.compile(r"\d(?<=[A-Za-z]{2}\d)\d")
+_IBAN_HEAD = deferred(r"\d(?<=[A-Za-z]{2}\d)\d")
 # Greedy run of IBAN characters with single spaces/dashes or one line break between them; the
 # validator then cuts it back at a separator to the longest valid prefix.
-_IBAN_RUN = re.compile(r"[A-Za-z]{2}\d{2}(?:(?:[ -]|\r?\n)?[A-Za-z0-9]){10,40}")
+_IBAN_RUN = deferred(r"[A-Za-z]{2}\d{2}(?:(?:[ -]|\r?\n)?[A-Za-z0-9]){10,40}")
 
 
 def find_ibans(text: str) -> list[Hit]:
@@ -76,13 +75,13 @@ def _longest_valid_iban(text: str, start: int, end: int) -> int:
 
 # "BIC", "SWIFT", "code BIC", then up to four lower-case filler words ("de la banque") and an
 # optional colon; the code itself is upper-case (bank 4, country 2, location 2, branch 3).
-_BIC = re.compile(
+_BIC = deferred(
     r"(?i:\b(?:bic|swift)(?:[ /-](?:swift|bic|code))?)(?:[ ]{1,3}[a-zà-ÿ']{1,12}){0,4}[ ]{0,3}[:=-]?[ ]{0,3}"
     r"(?P<bic>[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)(?![A-Za-z0-9])"
 )
 
 
-_BIC_KEYWORD = re.compile(r"bic|swift")
+_BIC_KEYWORD = deferred(r"bic|swift")
 
 
 def find_bics(text: str) -> list[Hit]:
@@ -99,8 +98,8 @@ def find_bics(text: str) -> list[Hit]:
 
 # A digit run with single space/dash separators; each iteration consumes exactly one digit, so
 # the repetition cannot backtrack into alternatives.
-_DIGIT_RUN = re.compile(r"\d(?<![\w.,]\d)(?<!\d[ -]\d)[\d -]{12,}")
-_DIGITS = re.compile(r"\d+")
+_DIGIT_RUN = deferred(r"\d(?<![\w.,]\d)(?<!\d[ -]\d)[\d -]{12,}")
+_DIGITS = deferred(r"\d+")
 _CARD_MAX_RUN = 26  # a card number plus a CVV or a short suffix; longer runs are something else
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...patterns import deferred
 from ..checksums import (
     dni_valid,
     fr_vat_valid,
@@ -20,15 +21,15 @@ from ._base import Hit, keyword_before, lowered, most_digits_in_a_run, near_long
 # --- French NIR, SIREN, SIRET -----------------------------------------------------------------
 
 # Sex, year, month, department (2A/2B for Corsica), commune, order, key; single separators.
-_NIR = re.compile(
+_NIR = deferred(
     r"[12378](?<![\w.-][12378])[ .-]?\d{2}[ .-]?\d{2}[ .-]?(?:\d{2}|2[ABab])[ .-]?\d{3}[ .-]?\d{3}[ .-]?\d{2}"
     r"(?![\w]|[ .-]\d)"
 )
-_SIRET = re.compile(r"\d(?<![\w.,]\d)(?<!\d[ .]\d)(?:[ .]?\d){13}(?![\w]|[ .]\d)")
-_SIREN = re.compile(r"\d(?<![\w.,]\d)(?<!\d[ .]\d)\d{2}([ .]?)\d{3}\1\d{3}(?![\w]|[ .]\d)")
-_SIREN_BEFORE = re.compile(r"(?i)\b(?:siren|rcs|r\.c\.s\.|immatricul\w{0,6}|registre du commerce)\b")
-_SIREN_AFTER = re.compile(r"[ ,]{0,3}(?:R\.?C\.?S\.?|RCS)\b")
-_SIREN_PROBE = re.compile(r"siren|r\.?c\.?s|immatricul|registre du commerce")  # lower-cased text
+_SIRET = deferred(r"\d(?<![\w.,]\d)(?<!\d[ .]\d)(?:[ .]?\d){13}(?![\w]|[ .]\d)")
+_SIREN = deferred(r"\d(?<![\w.,]\d)(?<!\d[ .]\d)\d{2}([ .]?)\d{3}\1\d{3}(?![\w]|[ .]\d)")
+_SIREN_BEFORE = deferred(r"(?i)\b(?:siren|rcs|r\.c\.s\.|immatricul\w{0,6}|registre du commerce)\b")
+_SIREN_AFTER = deferred(r"[ ,]{0,3}(?:R\.?C\.?S\.?|RCS)\b")
+_SIREN_PROBE = deferred(r"siren|r\.?c\.?s|immatricul|registre du commerce")  # lower-cased text
 
 
 def find_nirs(text: str) -> list[Hit]:
@@ -59,15 +60,15 @@ def find_sirens(text: str) -> list[Hit]:
 
 # --- VAT numbers --------------------------------------------------------------------------------
 
-_FR_VAT = re.compile(r"FR(?<![\w]FR)[ ]?\d{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w]|[ ]\d)")
-_VAT_KEYWORD = re.compile(
+_FR_VAT = deferred(r"FR(?<![\w]FR)[ ]?\d{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w]|[ ]\d)")
+_VAT_KEYWORD = deferred(
     r"(?i:\b(?:n[°o]\.?[ ]?)?(?:tva(?:[ ]intra(?:communautaire)?)?|vat(?:[ ](?:number|no\.?|id|reg\.?))?|"
     r"ust-?id(?:nr)?\.?|ust\.?-?idnr\.?|uid(?:-nr\.?)?|mwst(?:-?nr\.?)?|p\.[ ]?iva|partita[ ]iva|iva|"
     r"nif(?:-iva)?|cif|btw(?:-nummer)?|num[ée]ro[ ]de[ ]tva)(?![\w]))"
     r"(?:[ ]{1,3}[a-zé]{1,12}){0,2}[ ]{0,3}[:=#-]?[ ]{0,3}"
     r"(?P<vat>(?:[A-Z]{2}|CHE)?[ -]?[0-9A-Z][0-9A-Z .-]{5,16}[0-9A-Z])(?![\w])"
 )
-_VAT_PROBE = re.compile(r"tva|vat|ust|uid|mwst|p\.[ ]?iva|partita|iva|nif|cif|btw|num[ée]ro[ ]de")
+_VAT_PROBE = deferred(r"tva|vat|ust|uid|mwst|p\.[ ]?iva|partita|iva|nif|cif|btw|num[ée]ro[ ]de")
 # Compact shapes of EU (and Swiss, UK) VAT numbers after the country prefix.
 _VAT_BODY = {
     "AT": r"U\d{8}", "BE": r"[01]\d{9}", "BG": r"\d{9,10}", "CY": r"\d{8}[A-Z]", "CZ": r"\d{8,10}",
@@ -80,7 +81,7 @@ _VAT_BODY = {
 }
 _VAT_SHAPES = {country: re.compile(body) for country, body in _VAT_BODY.items()}
 # Without a country prefix, after the keyword: Italian partita IVA, Spanish CIF/NIF.
-_VAT_BARE = re.compile(r"\d{11}|[A-HJNP-SUVW]\d{7}[0-9A-J]")
+_VAT_BARE = deferred(r"\d{11}|[A-HJNP-SUVW]\d{7}[0-9A-J]")
 
 
 def find_vats(text: str) -> list[Hit]:
@@ -118,13 +119,13 @@ def _is_vat_shape(compact: str) -> bool:
 
 # --- Spanish DNI/NIE, UK NINO, US SSN -------------------------------------------------------------
 
-_DNI = re.compile(r"\d(?<![\w.-]\d)\d\.?\d{3}\.?\d{3}[ -]?[A-Za-z](?!\w)")
-_NIE = re.compile(r"[XYZxyz](?<![\w-][XYZxyz])[ -]?\d{7}[ -]?[A-Za-z](?!\w)")
-_NINO = re.compile(r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-Da-d](?!\w)")
-_NINO_DIGITS = re.compile(r"\d\d[ ]?\d\d[ ]?\d\d[ ]?[A-Da-d](?!\w)")
-_SSN_DASHED = re.compile(r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w]|-\d)")
-_SSN_LOOSE = re.compile(r"\d(?<![\w.-]\d)\d{2}[ .]?\d{2}[ .]?\d{4}(?![\w]|[ .-]\d)")
-_SSN_WORDS = re.compile(r"\b(?:ssn|social[ ]security(?:[ ](?:number|no\.?|#))?|soc\.?[ ]sec\.?|ss#)")  # lower-cased
+_DNI = deferred(r"\d(?<![\w.-]\d)\d\.?\d{3}\.?\d{3}[ -]?[A-Za-z](?!\w)")
+_NIE = deferred(r"[XYZxyz](?<![\w-][XYZxyz])[ -]?\d{7}[ -]?[A-Za-z](?!\w)")
+_NINO = deferred(r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-Da-d](?!\w)")
+_NINO_DIGITS = deferred(r"\d\d[ ]?\d\d[ ]?\d\d[ ]?[A-Da-d](?!\w)")
+_SSN_DASHED = deferred(r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w]|-\d)")
+_SSN_LOOSE = deferred(r"\d(?<![\w.-]\d)\d{2}[ .]?\d{2}[ .]?\d{4}(?![\w]|[ .-]\d)")
+_SSN_WORDS = deferred(r"\b(?:ssn|social[ ]security(?:[ ](?:number|no\.?|#))?|soc\.?[ ]sec\.?|ss#)")  # lower-cased
 
 
 def find_dnis(text: str) -> list[Hit]:

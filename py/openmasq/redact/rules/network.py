@@ -4,14 +4,14 @@ Reserved ranges and famous domains are kept: policy decides what is public."""
 from __future__ import annotations
 
 import ipaddress
-import re
 
+from ...patterns import deferred
 from ._base import Hit, is_word_char, lowered, near_long_numbers, starts_token, windowed_matches
 
 # --- URLs and bare domains -----------------------------------------------------------------
 
 # Searched in the lower-cased text (same offsets); the scheme must start a token.
-_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`{}|\\^\[\]]{1,2048}")
+_URL = deferred(r"(?:https?://|www\.)[^\s<>\"'`{}|\\^\[\]]{1,2048}")
 _URL_TRAILING = ".,;:!?*'\"»”’"
 
 # Top-level domains people put in a personal address, minus those that read as file extensions
@@ -24,10 +24,10 @@ _TLDS = (
     "dz|sn|ci|re|io|ai|co|me|tv|fm|dev|tech|blog|online|website|shop|cloud|studio|photography|"
     "xyz|paris|bzh|alsace|corsica|berlin|london|swiss|immo|consulting|agency|solutions|fit|bio|eco"
 )
-_TLD_HIT = re.compile(rf"\.(?:{_TLDS})(?![\w-]|\.[A-Za-z0-9])")
-_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+_TLD_HIT = deferred(rf"\.(?:{_TLDS})(?![\w-]|\.[A-Za-z0-9])")
+_LABEL = deferred(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
-_PATH = re.compile(r"/[^\s<>\"'`{}|\\^\[\]]{0,512}")
+_PATH = deferred(r"/[^\s<>\"'`{}|\\^\[\]]{0,512}")
 _MAX_LABELS = 6
 # Second-level words that are abbreviations, not hosts ("e.g", "i.e" never reach a TLD anyway).
 _NOT_HOSTS = frozenset({"e", "i", "cf", "p", "pp", "ex", "vs", "etc", "nb", "ps"})
@@ -102,19 +102,19 @@ def _host_start(text: str, dot: int) -> int | None:
 
 # --- IP and MAC addresses -------------------------------------------------------------------
 
-_IPV4 = re.compile(r"\d(?<![\w.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?!\w|\.\d)")
-_IPV6_CANDIDATE = re.compile(
+_IPV4 = deferred(r"\d(?<![\w.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?!\w|\.\d)")
+_IPV6_CANDIDATE = deferred(
     r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)"
 )
-_MAC = re.compile(
+_MAC = deferred(
     r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}"
     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])"
 )
 
 
 # Anchors starting with a separator: the costly patterns then run only in windows around them.
-_MAC_ANCHOR = re.compile(r"[:-][0-9A-Fa-f]{2}[:-]|\.[0-9A-Fa-f]{4}\.")
-_IPV6_ANCHOR = re.compile(r":[0-9A-Fa-f]{0,4}:")
+_MAC_ANCHOR = deferred(r"[:-][0-9A-Fa-f]{2}[:-]|\.[0-9A-Fa-f]{4}\.")
+_IPV6_ANCHOR = deferred(r":[0-9A-Fa-f]{0,4}:")
 
 
 def find_ipv4(text: str) -> list[Hit]:

@@ -3,8 +3,7 @@ of three digits or more; both categories are off by default."""
 
 from __future__ import annotations
 
-import re
-
+from ...patterns import deferred
 from ._base import Hit, lowered, windowed_matches
 
 # 1 250,50 / 1,250.50 / 1.250,50 / 1'250.50 / 3000 / 12,5 — thousands groups of exactly three.
@@ -16,18 +15,18 @@ _WORD = (
     r"euros?|dollars?|livres?[ ]sterling|pounds?|francs?(?:[ ]suisses?|[ ]CFA)?|yens?|"
     r"centimes?|cents?|eurocents?|dólares|dollari|sterline|franken"
 )
-_AMOUNT_AFTER = re.compile(
+_AMOUNT_AFTER = deferred(
     rf"(?<![\w.,])-?(?:{_NUMBER}){_SCALE}[ ]?(?:{_SYMBOL}|(?:{_CODE})(?![\w])|(?i:{_WORD})(?![\w]))"
 )
-_AMOUNT_BEFORE = re.compile(
+_AMOUNT_BEFORE = deferred(
     rf"(?:(?<![\w])(?:US|CA|AU|NZ|HK|S)?\$|€|£|¥|(?<![\w])(?:{_CODE}|Fr\.))[ ]?-?(?:{_NUMBER}){_SCALE}(?![\w])"
 )
 # Where amounts can be: a currency sign, an upper-case code, or a currency word right after a
 # number. Signs and codes are scanned for (their first characters are rare in prose); words are
 # looked for right after a digit. Amounts are then looked for around these anchors.
-_CURRENCY_SIGN = re.compile(r"[€$£¥₣₹₽]")
-_CURRENCY_CODE = re.compile(r"(?:" + _CODE + r"|Fr\.)(?![A-Za-z])")
-_CURRENCY_WORD_AFTER = re.compile(  # scanned in the lower-cased text, digit first
+_CURRENCY_SIGN = deferred(r"[€$£¥₣₹₽]")
+_CURRENCY_CODE = deferred(r"(?:" + _CODE + r"|Fr\.)(?![A-Za-z])")
+_CURRENCY_WORD_AFTER = deferred(  # scanned in the lower-cased text, digit first
     r"\d[ ]?(?:k|m|md|mds|mio|mn|bn|millions?|milliards?|mille|thousand|billion|mrd\.?)?[ ]?"
     r"(?:eur|usd|gbp|chf|jpy|cad|aud|cny|sek|nok|dkk|pln|mad|xof|xpf|euro|dollar|livre|pound|franc|yen|cent|dólar|"
     r"sterlin)"
@@ -50,7 +49,7 @@ def find_amounts(text: str) -> list[Hit]:
     return hits
 
 
-_BARE_NUMBER = re.compile(r"\d(?<![\w.,]\d)(?<!\d[ .,/:-]\d)\d{2,39}(?![\w]|[ .,/:-]\d)")
+_BARE_NUMBER = deferred(r"\d(?<![\w.,]\d)(?<!\d[ .,/:-]\d)\d{2,39}(?![\w]|[ .,/:-]\d)")
 
 
 def find_numbers(text: str) -> list[Hit]:

@@ -9,15 +9,16 @@ import math
 import re
 from collections import Counter
 
+from ...patterns import deferred
 from ..checksums import iban_valid
 from ._base import Hit, lowered, starts_token, strip_trailing
 
 # --- private keys -------------------------------------------------------------------------------
 
-_PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_BEGIN = deferred(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = deferred(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
 # A truncated paste has no END line: the key then runs over its header and base64 lines.
-_PEM_BODY = re.compile(r"(?:\r?\n[ \t]{0,8}(?:[A-Za-z0-9+/=]{8,200}|[A-Za-z-]{1,40}: [^\r\n]{0,200}))+")
+_PEM_BODY = deferred(r"(?:\r?\n[ \t]{0,8}(?:[A-Za-z0-9+/=]{8,200}|[A-Za-z-]{1,40}: [^\r\n]{0,200}))+")
 _PEM_MAX = 64 * 1024  # the largest key blocks (RSA 16384, PGP with subkeys) stay well below
 
 
@@ -48,7 +49,7 @@ def find_private_keys(text: str) -> list[Hit]:
 
 # --- JWT ------------------------------------------------------------------------------------------
 
-_JWT = re.compile(r"eyJ(?<![\w-]eyJ)[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{0,4096}(?![\w-])")
+_JWT = deferred(r"eyJ(?<![\w-]eyJ)[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{0,4096}(?![\w-])")
 
 
 def find_jwts(text: str) -> list[Hit]:
@@ -96,11 +97,11 @@ _VENDOR_KEYS = [
     r"ATATT3[A-Za-z0-9_=-]{100,300}|dp\.pt\.[A-Za-z0-9]{40,50}",  # Atlassian, Doppler
     r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
 ]
-_APIKEY = re.compile("(?:" + "|".join(_VENDOR_KEYS) + ")" + _E)
+_APIKEY = deferred("(?:" + "|".join(_VENDOR_KEYS) + ")" + _E)
 # Keys that start with digits are anchored on their fixed middle instead.
-_TELEGRAM_BOT = re.compile(r"(?<![\w-])\d{8,10}:AA[A-Za-z0-9_-]{33}" + _E)
-_MAILCHIMP = re.compile(r"(?<![\w-])[0-9a-f]{32}-us\d{1,2}" + _E)
-_SLACK_WEBHOOK = re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,30}")
+_TELEGRAM_BOT = deferred(r"(?<![\w-])\d{8,10}:AA[A-Za-z0-9_-]{33}" + _E)
+_MAILCHIMP = deferred(r"(?<![\w-])[0-9a-f]{32}-us\d{1,2}" + _E)
+_SLACK_WEBHOOK = deferred(r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,30}")
 
 
 def find_apikeys(text: str) -> list[Hit]:
@@ -149,8 +150,8 @@ _ASSIGNMENT = (
     r"(?:\"(?P<dq>[^\"\r\n]{{1,256}})\"|'(?P<sq>[^'\r\n]{{1,256}})'|`(?P<bq>[^`\r\n]{{1,256}})`"
     r"|«[ ]?(?P<gq>[^»\r\n]{{1,256}}?)[ ]?»|(?P<bare>[^\s\"'`,;]{{1,256}}))"
 )
-_PASSWORD_ASSIGNMENT = re.compile(_ASSIGNMENT.format(labels=_PASSWORD_LABEL))
-_SECRET_ASSIGNMENT = re.compile(_ASSIGNMENT.format(labels=_SECRET_LABEL))
+_PASSWORD_ASSIGNMENT = deferred(_ASSIGNMENT.format(labels=_PASSWORD_LABEL))
+_SECRET_ASSIGNMENT = deferred(_ASSIGNMENT.format(labels=_SECRET_LABEL))
 # Keys that name something about the secret, not the secret ("PASSWORD_FILE", "token_url").
 _NOT_SECRET_SUFFIXES = frozenset({
     "file", "path", "url", "uri", "length", "len", "min", "max", "policy", "reset", "field", "label",
@@ -158,7 +159,7 @@ _NOT_SECRET_SUFFIXES = frozenset({
     "header", "endpoint", "strength", "rules", "regex", "pattern",
 })
 # "my password is X", "le mot de passe est X", "das Passwort ist X", "la contraseña es X".
-_PASSWORD_SENTENCE = re.compile(
+_PASSWORD_SENTENCE = deferred(
     rf"(?i:\b(?:{_PASSWORD_LABEL})[ ]{{1,3}}(?:is|est|ist|es|è|era|was|sera|will[ ]be)[ ]{{1,3}}"
     r"(?:(?:now|maintenant|désormais|jetzt|ahora|:)[ ]{1,3})?)"
     r"(?:\"(?P<dq>[^\"\r\n]{1,256})\"|'(?P<sq>[^'\r\n]{1,256})'|«[ ]?(?P<gq>[^»\r\n]{1,256}?)[ ]?»"
@@ -166,8 +167,8 @@ _PASSWORD_SENTENCE = re.compile(
 )
 # Label scans run on the lower-cased text, then the full pattern is matched at each label. A
 # label is a whole word or identifier part: "pass" in "passé" or "passage" is none.
-_PASSWORD_LABELS = re.compile(rf"(?:{_PASSWORD_LABEL})s?(?![^\W\d_])")
-_SECRET_LABELS = re.compile(rf"(?:{_SECRET_LABEL})s?(?![^\W\d_])")
+_PASSWORD_LABELS = deferred(rf"(?:{_PASSWORD_LABEL})s?(?![^\W\d_])")
+_SECRET_LABELS = deferred(rf"(?:{_SECRET_LABEL})s?(?![^\W\d_])")
 # Words that follow "password is" in prose about passwords, not a password.
 _NOT_A_VALUE = frozenset({
     "incorrect", "invalid", "wrong", "required", "expired", "correct", "too", "not", "the", "a", "an",
@@ -180,7 +181,7 @@ _NOT_A_VALUE = frozenset({
     "yes", "no", "oui", "non", "falsch", "richtig", "nicht", "ein", "eine", "der", "die", "das", "el",
     "los", "las", "una", "muy", "il", "lo", "è",
 })
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = deferred(
     r"\$\{[^}]{0,80}\}?|\$[A-Z_][A-Z0-9_]{0,80}|\{\{.{0,80}|<.{0,80}|%\(?\w*\)?s|[*•.#_-]+|[xX]{3,}|…|"
     r"(?i:(?:your|votre)[_ -]?\w{0,30}|redacted|hidden|masqué|none|null|true|false|undefined|"
     r"(?:process\.)?env\.\w+|os\.environ\S*|\S*getenv\S*)"
@@ -212,8 +213,8 @@ def find_passwords(text: str) -> list[Hit]:
 
 # After a label with no sign ("temporary password Soleil*cO969", "le mot de passe du wifi,
 # c'est 66Y4d$Cactus"), the first word of the same sentence that looks like a password is one.
-_NEARBY_WORD = re.compile(r"[^\s\"'«»,;()\[\]{}<>]{6,64}")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+_NEARBY_WORD = deferred(r"[^\s\"'«»,;()\[\]{}<>]{6,64}")
+_SENTENCE_END = deferred(r"[.!?](?:\s|$)|\n")
 _NEARBY_REACH = 60
 
 
@@ -239,7 +240,7 @@ def looks_like_password(word: str) -> bool:
 
 
 # Credentials written into a URL: scheme://user:password@host (read after each "://").
-_URL_CREDENTIALS = re.compile(r"[^\s:/@]{1,64}:(?P<password>[^\s@/]{1,128})@")
+_URL_CREDENTIALS = deferred(r"[^\s:/@]{1,64}:(?P<password>[^\s@/]{1,128})@")
 
 
 def _url_passwords(text: str) -> list[Hit]:
@@ -316,12 +317,12 @@ def _is_not_a_secret(value: str, kind: str) -> bool:
 # --- generic high-entropy tokens ---------------------------------------------------------------
 
 # "=" only as base64 padding, so "API_KEY=value" splits at its sign.
-_TOKEN_RUN = re.compile(r"(?<![\w+/=.-])[A-Za-z0-9_+/-]{20,512}={0,2}(?![\w+/=-])")
-_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_HEX_OR_UUID = re.compile(r"[0-9a-fA-F]+|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
-_PART_SEPARATOR = re.compile(r"[-_./]")
+_TOKEN_RUN = deferred(r"(?<![\w+/=.-])[A-Za-z0-9_+/-]{20,512}={0,2}(?![\w+/=-])")
+_SEGMENT = deferred(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_HEX_OR_UUID = deferred(r"[0-9a-fA-F]+|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_PART_SEPARATOR = deferred(r"[-_./]")
 # One word, one number, or a word glued to a number ("x86", "v2", "utf8"), evenly cased.
-_WORDISH_PART = re.compile(
+_WORDISH_PART = deferred(
     r"(?:[a-z]{1,15}|[A-Z]{1,15}|[A-Z][a-z]{1,15})?\d{0,6}(?:[a-z]{1,15}|[A-Z]{1,15}|[A-Z][a-z]{1,15})?"
 )
 _PUBLIC_PREFIXES = ("sha256-", "sha384-", "sha512-", "sha1-", "md5-")
