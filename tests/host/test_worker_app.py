@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 import pytest
 
 from openmasq.memory.model import Card, Sentence
+from openmasq.redact import caches
+from openmasq.redact.caches import memo_caches
 from openmasq.testing import appears_in
 from openmasq.testing.upstream import anthropic_stream, openai_stream
 from openmasq.worker import App, AppError, Chunk, EgressMessage, End, Failure, Head, MemoryRecords
@@ -710,6 +712,25 @@ def test_the_account_locks_itself_after_the_idle_delay() -> None:
         with pytest.raises(AppError) as refused:
             await r.app.list_conversations()
         assert refused.value.name == "Locked"
+
+    run(body)
+
+
+def test_locking_empties_the_engine_caches_of_the_words_it_read() -> None:
+    async def body(r: Rig) -> None:
+        await with_remote(r)
+        conv = await r.app.create_conversation()
+        r.egress.then(echo("Bien reçu : "))
+        await r.app.send(conv["id"], TEXT, r.on_event)
+        def filled() -> dict[str, int]:
+            sizes = {name: len(c) if isinstance(c, dict) else c.cache_info().currsize
+                     for name, c in memo_caches().items() if name not in caches.KEPT}
+            return {name: size for name, size in sizes.items() if size}
+
+        assert "openmasq.redact.text.fold" in filled()
+        r.app.close()
+        assert filled() == {}
+        assert memo_caches()["openmasq.redact.lexicon._data"].cache_info().currsize > 0  # the lexicons stay loaded
 
     run(body)
 

@@ -20,6 +20,7 @@ from ..memory.extract.schedule import EventKind
 from ..memory.ops import note_title
 from ..memory.select import MemoryIndex
 from ..redact import Vault
+from ..redact.caches import forget_values
 from ..redact.kinds import LEVELS
 from ..redact.vault import MODES
 from ..store import Provider, StateDocument
@@ -143,6 +144,7 @@ class App:
                 timer.cancel()
         self._lock_timer = self._plan_timer = None
         self.account = None
+        forget_values()  # the engine's caches of words and texts read from this account
 
     @property
     def opened(self) -> _Account:
