@@ -4,7 +4,6 @@ egress port clients, notices to the page). Imported in Pyodide only; the logic s
 from __future__ import annotations
 
 import asyncio
-import importlib
 import importlib.util
 import json
 import os
