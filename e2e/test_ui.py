@@ -125,7 +125,7 @@ def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(
     shoot(page, "accounts-locked-dark-phone", full_page=False)
 
 
-def test_an_account_can_be_renamed_from_the_gate_and_keeps_its_data(context: Any, site_server: Any) -> None:
+def test_an_account_can_be_renamed_from_the_gate_and_keeps_its_data(context: Any, site_server: Any, shoot: Any) -> None:
     page = open_app(context, site_server.url, PHONE)
     create_account(page, label="Perso")
     page.click("[data-action=lock]")
@@ -136,6 +136,7 @@ def test_an_account_can_be_renamed_from_the_gate_and_keeps_its_data(context: Any
     field.fill("  ")
     assert confirm.is_disabled() and page.locator("#rename-label-error").is_visible()  # a blank label is refused
     field.fill("Travail")
+    shoot(page, "rename-account-phone", full_page=False)
     confirm.click()
     page.locator("[data-account=Travail]").wait_for()
     page.reload()  # the new label is stored, not only shown
