@@ -99,22 +99,37 @@ def write_bare_page(site: Path) -> None:
 # --- 1. boot -------------------------------------------------------------------------------------
 
 
-def app_boot(browser: Any, url: str) -> tuple[float, float, bool]:
-    """(cold ms, warm ms, cross-origin isolated) of one fresh profile: first visit, then a reload
-    once the service worker controls the page and has precached the site."""
+# The worker's own account of its boot (py-worker's timings, marked by app/app.js).
+WORKER_TIMINGS_JS = """() => performance.getEntriesByName("openmasq:worker-booted")[0]?.detail ?? null"""
+
+
+def app_boot(browser: Any, url: str) -> tuple[float, float, bool, list[dict[str, float]]]:
+    """(cold ms, warm ms, cross-origin isolated, the worker's timings of both) of one fresh
+    profile: first visit, then a reload once the service worker controls the page and has
+    precached the site."""
     context = browser.new_context()
     context.set_default_timeout(TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(url)
         cold = float(page.evaluate(APP_READY_JS))
+        timings = [page.evaluate(WORKER_TIMINGS_JS)]
         page.evaluate(CONTROLLED_JS)
         page.reload()
         warm = float(page.evaluate(APP_READY_JS))
+        timings.append(page.evaluate(WORKER_TIMINGS_JS))
         isolated = bool(page.evaluate("crossOriginIsolated"))
-        return cold, warm, isolated
+        return cold, warm, isolated, timings
     finally:
         context.close()
+
+
+def worker_phases(timings: dict[str, float] | None) -> str:
+    """py-worker's boot in phases: its scripts, Pyodide, the wheels, the imports."""
+    if not timings:
+        return "worker timings missing"
+    return (f"worker scripts {timings['started_ms'] / 1000:.2f} + Pyodide {timings['load_pyodide_s']:.2f} + "
+            f"wheels {timings['packages_s']:.2f} + imports {timings['import_s']:.2f} s")
 
 
 def bare_boot(browser: Any, url: str) -> tuple[float, float]:
@@ -137,7 +152,7 @@ def measure_boot(browser: Any, site: Path, runs: int) -> dict[str, list[float]]:
     with BackgroundServer(site) as server:
         for run in range(runs):
             # Interleaved, so a slow moment of the machine hits both sides alike.
-            cold, warm, coi = app_boot(browser, server.url)
+            cold, warm, coi, timings = app_boot(browser, server.url)
             out["app_cold"].append(cold)
             out["app_warm"].append(warm)
             isolated.add(coi)
@@ -146,6 +161,7 @@ def measure_boot(browser: Any, site: Path, runs: int) -> dict[str, list[float]]:
             out["bare_warm"].append(bare_warm)
             print(f"  run {run + 1}: app cold {cold / 1000:.2f} s, warm {warm / 1000:.2f} s; "
                   f"bare cold {bare_cold / 1000:.2f} s, warm {bare_warm / 1000:.2f} s", flush=True)
+            print(f"         cold: {worker_phases(timings[0])}; warm: {worker_phases(timings[1])}", flush=True)
     print(f"  the app's page was cross-origin isolated: {sorted(isolated)}")
     return out
 

@@ -77,7 +77,8 @@ export function App({ pyWorker = null }) {
       workers.start(earlyWorker.current);
       earlyWorker.current = null;
       await workers.api.init({ lang: currentLang() });
-      await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
+      const booted = await workers.api.boot(Comlink.proxy((p) => setProgress({ ...p })));
+      performance.mark("openmasq:worker-booted", { detail: booted.timings }); // read by bench/boot.py
       await workers.startModels();
       workers.connectNet().catch((err) => console.warn("net-worker not started", err));
       workers.api.setNoticeHandler(Comlink.proxy(onNotice)).catch(() => {});

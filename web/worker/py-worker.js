@@ -193,7 +193,7 @@ class ProgressLog {
 }
 
 async function doBoot(say) {
-  const timings = {};
+  const timings = { started_ms: performance.now() }; // since this worker was created: its own scripts loading
   const files = new Map();
   let stage = "download";
   const report = (file) => {
