@@ -130,7 +130,9 @@ def test_the_lock_points_at_the_wheels_the_site_serves(repo: Path, tmp_path: Pat
         wheel = out / "pyodide" / entry["file_name"]
         assert wheel.is_file(), name
         assert sha256_of(wheel) == entry["sha256"], name
-    assert packages["openmasq"]["depends"] == ["faker", "phonenumberslite"]
+    assert packages["openmasq"]["depends"] == ["phonenumberslite"]  # Faker is imported from its zip:
+    zipped = json.loads((out / "pyodide" / "zip-imports.json").read_text(encoding="utf-8"))
+    assert zipped == [{"name": "faker", "file_name": packages["faker"]["file_name"], "sha256": packages["faker"]["sha256"]}]
     assert packages["pytest"]["depends"] == ["pluggy", "iniconfig", "packaging", "pygments"]
     assert not (out / "pyodide" / packages["pytest"]["file_name"]).exists()  # a test wheel: --with-tests only
 

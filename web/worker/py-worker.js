@@ -11,6 +11,7 @@ import { MlClient, pythonModule } from "./embed-index.js";
 const PYODIDE_URL = new URL("../pyodide/", import.meta.url).href;
 const APP_PACKAGES = ["openmasq"]; // its lock entry depends on faker and phonenumberslite
 const BIG_FILES = /\.(wasm|zip|whl)$/; // what the download progress counts
+const ZIP_IMPORTS_DIR = "/lib/zip-imports";
 
 const storage = new Storage();
 let pyodide = null;
@@ -192,6 +193,22 @@ class ProgressLog {
   }
 }
 
+/** The app's wheels imported from the wheel itself rather than unpacked (pyodide/zip-imports.json,
+ *  written by the build): each fetched, checked against its sha256, written whole, put on sys.path. */
+async function mountZipImports() {
+  const listed = JSON.parse(new TextDecoder().decode(await fetchBytes(new URL("zip-imports.json", PYODIDE_URL), "default")));
+  pyodide.FS.mkdirTree(ZIP_IMPORTS_DIR);
+  for (const { file_name: name, sha256 } of listed) {
+    const bytes = await fetchBytes(new URL(name, PYODIDE_URL), "default");
+    const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)),
+      (byte) => byte.toString(16).padStart(2, "0")).join("");
+    if (digest !== sha256) throw new Error(`${name}: sha256 mismatch (got ${digest}, locked ${sha256}); not loaded`);
+    const path = `${ZIP_IMPORTS_DIR}/${name}`;
+    pyodide.FS.writeFile(path, bytes);
+    pyodide.runPython(`import sys\nif ${JSON.stringify(path)} not in sys.path: sys.path.append(${JSON.stringify(path)})`);
+  }
+}
+
 async function doBoot(say) {
   const timings = { started_ms: performance.now() }; // since this worker was created: its own scripts loading
   const files = new Map();
@@ -217,6 +234,7 @@ async function doBoot(say) {
     stage = "download";
     started = performance.now();
     await loadPackagesOrThrow(APP_PACKAGES);
+    await mountZipImports();
     timings.packages_s = (performance.now() - started) / 1000;
   } finally {
     restore();
@@ -365,8 +383,8 @@ const api = {
 
 const RUNNER_DIR = "/tmp/openmasq-runner";
 
-async function fetchBytes(url) {
-  const response = await fetch(url, { cache: "no-store" });
+async function fetchBytes(url, cache = "no-store") {
+  const response = await fetch(url, { cache });
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }

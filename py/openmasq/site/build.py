@@ -169,6 +169,9 @@ def pyodide_entries(repo: Path, with_tests: bool) -> dict[str, Entry]:
     original = json.loads((npm_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock = assets.patched_lock(original, manifest, own_wheel, served)
     entries["pyodide/pyodide-lock.json"] = Entry(data=json.dumps(lock, indent=1, sort_keys=True).encode())
+    zipped = [{"name": name, "file_name": served[name].name, "sha256": lock["packages"][name]["sha256"]}
+              for name in sorted(assets.ZIP_IMPORTED)]
+    entries["pyodide/zip-imports.json"] = Entry(data=json.dumps(zipped, indent=1).encode())
     return entries
 
 
