@@ -132,7 +132,8 @@ def test_the_lock_points_at_the_wheels_the_site_serves(repo: Path, tmp_path: Pat
         assert sha256_of(wheel) == entry["sha256"], name
     assert packages["openmasq"]["depends"] == ["phonenumberslite"]  # Faker is imported from its zip:
     zipped = json.loads((out / "pyodide" / "zip-imports.json").read_text(encoding="utf-8"))
-    assert zipped == [{"name": "faker", "file_name": packages["faker"]["file_name"], "sha256": packages["faker"]["sha256"]}]
+    faker = packages["faker"]
+    assert zipped == [{"name": "faker", "file_name": faker["file_name"], "sha256": faker["sha256"]}]
     assert packages["pytest"]["depends"] == ["pluggy", "iniconfig", "packaging", "pygments"]
     assert not (out / "pyodide" / packages["pytest"]["file_name"]).exists()  # a test wheel: --with-tests only
 
