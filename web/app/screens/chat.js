@@ -271,8 +271,8 @@ function MessageList({ conv, live, onRetry, loadError }) {
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
   };
   const liveError = live?.error && live.error.kind !== "aborted" && !live.streaming ? live.error : null;
-  // The error the send reported, unless the saved reply already carries it (then it shows there, with
-  // the worker's detail) or the message was kept as a draft.
+  // The error the send reported shows once: on the last message when that message carries it (a failed
+  // reply, with the worker's detail, or the draft kept), else below the messages (the draft not listed yet).
   const lastCarries = last && (last.error || last.draft);
   const retryFor = (m) => ((!live || liveError) && m === last && (m.role === "assistant" || m.draft) ? onRetry : null);
 
@@ -284,7 +284,7 @@ function MessageList({ conv, live, onRetry, loadError }) {
         <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
       </div>` : null}
     ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)}
-        onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && liveError ? liveError : null} />`)}
+        onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null} />`)}
     ${liveError && !lastCarries ? html`<${ErrorNote} error=${liveError} onRetry=${onRetry} />` : null}
   </div>`;
 }
