@@ -75,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--level", choices=LEVELS, default="renforce", help="protection level (default renforce)")
     proxy.add_argument("--mode", choices=("fake", "token"), default="fake",
                        help="believable fakes (default) or [PERSON1]-style tokens")
+    proxy.add_argument("--detect-workers", type=_non_negative, default=None, metavar="N",
+                       help="helper processes detecting names beside each request, on spare cores (default: one "
+                            "per core beyond the first, at most 2; 0: none)")
     proxy.set_defaults(run=_run_proxy)
 
     embed = commands.add_parser(
@@ -88,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
 
     add_site_commands(commands, CliError)  # build, serve: the PWA (openmasq.site)
     return parser
+
+
+def _non_negative(value: str) -> int:
+    number = int(value) if value.isdigit() else -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more (got {value!r})")
+    return number
 
 
 def _read_stdin() -> str:
@@ -182,7 +192,9 @@ def _run_proxy(args: argparse.Namespace) -> int:
         resolve_upstream(args.upstream)
     except ValueError as error:
         raise CliError(str(error)) from None
-    serve(ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode)), host=args.host, port=args.port)
+    config = ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode),
+                         detect_workers=args.detect_workers)
+    serve(config, host=args.host, port=args.port)
     return 0
 
 

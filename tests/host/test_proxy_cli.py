@@ -21,10 +21,16 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_proxy_help_lists_its_options_and_the_renforce_default():
     result = run_cli("proxy", "--help")
     assert result.returncode == 0, result.stderr
-    for option in ("--upstream", "--port", "--host", "--level", "--mode"):
+    for option in ("--upstream", "--port", "--host", "--level", "--mode", "--detect-workers"):
         assert option in result.stdout
     assert "default renforce" in result.stdout
     assert "default 8787" in result.stdout
+
+
+def test_a_negative_number_of_detection_helpers_is_refused():
+    result = run_cli("proxy", "--upstream", "ollama", "--detect-workers", "-1")
+    assert result.returncode == 2
+    assert "0 or more" in result.stderr
 
 
 def test_an_upstream_that_is_not_a_url_or_preset_is_refused():
@@ -40,11 +46,13 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[ScriptedUpstream, str]]:
+def served(request: pytest.FixtureRequest) -> Iterator[tuple[ScriptedUpstream, str]]:
+    """The proxy as `openmasq proxy` serves it; parametrised indirectly: extra CLI arguments."""
+    extra = list(getattr(request, "param", ()))
     with ScriptedUpstream() as upstream:
         port = free_port()
         process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream.base_url,
-                                    "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                    "--port", str(port), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             _wait_ready(f"http://127.0.0.1:{port}/health", process)
             yield upstream, f"http://127.0.0.1:{port}/v1"
@@ -80,3 +88,21 @@ def test_an_sdk_pointed_at_the_proxy_base_url_gets_real_names_back_and_the_model
     assert "Dis bonjour à " in wire
     assert "Marie" not in wire and "Dupont" not in wire  # names are masked by default (reference item 22)
     assert upstream.received[-1].headers["authorization"] == "Bearer sk-user"
+
+
+LONG_MESSAGE = ("Bonjour, voici le dossier de Marie Dupont (marie.dupont@karl-studio.fr) pour Karl Studio SAS. "
+                "Jean-Pierre Morvan signera pour Verlac Conseil, et Maître Anne Koval relira le contrat. ") * 4
+
+
+@pytest.mark.parametrize("served, helpers", [(["--detect-workers", "1"], 1), (["--detect-workers", "0"], 0)],
+                         indirect=["served"])
+def test_with_or_without_a_detection_helper_the_model_sees_only_fakes_and_the_client_the_real_names(served, helpers):
+    upstream, base_url = served
+    assert httpx.get(base_url.removesuffix("/v1") + "/health", timeout=10).json()["detect_workers"] == helpers
+    reply = httpx.post(f"{base_url}/chat/completions", timeout=60, json={
+        "model": "scripted", "messages": [{"role": "user", "content": LONG_MESSAGE}]}).json()
+    assert reply["choices"][0]["message"]["content"] == "Reçu : " + LONG_MESSAGE
+    wire = upstream.wire_text()
+    assert "voici le dossier de " in wire and "signera pour " in wire
+    for real in ("Marie", "Dupont", "marie.dupont", "Karl Studio", "Morvan", "Verlac", "Koval"):
+        assert real not in wire, f"{real!r} reached the upstream"

@@ -31,6 +31,7 @@ from ..chat.codecs.walk import ShapeError
 from ..patterns import compile_pending
 from ..redact import RedactOptions, Restorer, Vault, pseudonymise
 from . import masking
+from .pool import DetectionPool, auto_workers
 from .sessions import IDLE_SECONDS, SESSION_HEADER, SessionError, SessionStore
 
 log = logging.getLogger("openmasq.proxy")
@@ -54,6 +55,7 @@ class ProxyConfig:
     timeout: float = 600.0  # a long answer from a slow local model is not a failure
     connect_timeout: float = 10.0
     idle: float = IDLE_SECONDS
+    detect_workers: int | None = None  # helper processes for detection (pool.py); None: auto_workers()
 
 
 def resolve_upstream(value: str) -> str:
@@ -67,10 +69,11 @@ def resolve_upstream(value: str) -> str:
 
 class Proxy:
     def __init__(self, config: ProxyConfig, *, clock: Callable[[], float] = time.monotonic,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, pool: DetectionPool | None = None) -> None:
         self.config = config
         self.upstream = resolve_upstream(config.upstream)
         self.sessions = SessionStore(idle=config.idle, clock=clock)
+        self.pool = pool
         self._transport = transport
         self._client: httpx.AsyncClient | None = None
 
@@ -111,7 +114,9 @@ class Proxy:
         return self._answer_as_is(api, upstream.status_code, upstream.headers, upstream.content)
 
     async def health(self, request: Request) -> Response:
-        return Response(dump({"status": "ok", "sessions": len(self.sessions)}), media_type="application/json")
+        workers = self.pool.workers if self.pool is not None else 0
+        return Response(dump({"status": "ok", "sessions": len(self.sessions), "detect_workers": workers}),
+                        media_type="application/json")
 
     async def not_supported(self, request: Request) -> Response:
         # Fail closed: an endpoint we do not know how to redact is never forwarded.
@@ -138,7 +143,7 @@ class Proxy:
         async with session.lock:
             try:
                 masked = await run_in_threadpool(masking.redact_body, api, body, session.vault, self.config.options,
-                                                  session.spans)
+                                                  session.spans, self.pool.detect_spans if self.pool else None)
             except ShapeError as error:  # its message names fields and types, never values
                 log.warning("refused a %s request of unknown shape; nothing sent upstream", api)
                 return _error(api, 400, "invalid_request_error",
@@ -237,9 +242,9 @@ class Proxy:
 
 
 def create_app(config: ProxyConfig, *, clock: Callable[[], float] = time.monotonic,
-               transport: httpx.AsyncBaseTransport | None = None) -> Starlette:
+               transport: httpx.AsyncBaseTransport | None = None, pool: DetectionPool | None = None) -> Starlette:
     _remember_missing_sniffio()
-    proxy = Proxy(config, clock=clock, transport=transport)
+    proxy = Proxy(config, clock=clock, transport=transport, pool=pool)
     routes = [
         Route("/v1/chat/completions", proxy.chat_completions, methods=["POST"]),
         Route("/v1/messages", proxy.messages, methods=["POST"]),
@@ -256,14 +261,21 @@ def create_app(config: ProxyConfig, *, clock: Callable[[], float] = time.monoton
 def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log_level: str = "info") -> None:
     import uvicorn  # a CPython-only dependency, imported when serving
 
-    app = create_app(config)
-    proxy: Proxy = app.state.proxy
+    upstream = resolve_upstream(config.upstream)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     warm_engine(config.options)
-    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s)", host, port, proxy.upstream,
-             config.options.level, config.options.mode)
-    # No access log: each relayed request already logs one line (counts and timings, no values).
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    # Forked once the engine is loaded (shared copy-on-write) and before the server's threads.
+    workers = auto_workers() if config.detect_workers is None else config.detect_workers
+    pool = DetectionPool(workers) if workers > 0 else None
+    app = create_app(config, pool=pool)
+    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s, %d detection helper(s))", host, port,
+             upstream, config.options.level, config.options.mode, workers)
+    try:
+        # No access log: each relayed request already logs one line (counts and timings, no values).
+        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 # A sample with every kind of value the lexicons and rules load data for (made-up values).

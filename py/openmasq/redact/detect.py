@@ -7,7 +7,7 @@ the original text, and their value is the clean spelling."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from . import lexicon
@@ -21,18 +21,38 @@ from .text import FoldedText, tolerant_pattern, tolerant_spans, without_zero_wid
 NAME_CATEGORIES = frozenset({"name", "company", "username"})
 
 
-def gather(text: str, options: RedactOptions) -> list[Span]:
-    """Every candidate span of the text (overlaps included), on original offsets."""
+# Detection of one text in two halves of similar cost that share nothing: a shell with a second
+# core (the proxy) runs the names-and-organisations half elsewhere while this one runs the rest.
+# An `Offload` starts that half for a view and the known names, and gives back a function that
+# waits for its result (NamesAndOrgs), or for None when it could not be had there (that half then
+# runs here); without an Offload, both halves run here, one after the other.
+NamesAndOrgs = tuple[list[Span], list[Span]]
+Offload = Callable[[str, tuple[str, ...]], Callable[[], NamesAndOrgs | None]]
+
+
+def gather(text: str, options: RedactOptions, *, offload: Offload | None = None) -> list[Span]:
+    """Every candidate span of the text (overlaps included), on original offsets; the same
+    list, in the same order, whether `offload` runs a half elsewhere or not."""
     view, offsets = without_zero_width(text)
-    found: list[Span] = list(detect_rules(view))
-    if NAME_CATEGORIES & options.active_categories():
-        found.extend(detect_names(view, known=options.known_names))
-        found.extend(detect_handles(view))
-        found.extend(detect_orgs(view))
+    with_names = bool(NAME_CATEGORIES & options.active_categories())
+    pending = offload(view, options.known_names) if offload is not None and with_names else None
+    try:
+        found: list[Span] = list(detect_rules(view))
+        handles = detect_handles(view) if with_names else []
+    finally:  # an offloaded half is always collected, so its worker is free for the next text
+        names_and_orgs = pending() if pending is not None else None
+    if with_names:
+        names, orgs = names_and_orgs or detect_names_and_orgs(view, options.known_names)
+        found += names + handles + orgs
     found.extend(forced_spans(view, options.force))
     mapped = [_to_original(span, offsets, len(text)) for span in found]
     mapped.extend(_given_spans(text, options.spans))
     return mapped
+
+
+def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOrgs:
+    """The half of detection an Offload may run elsewhere: person and organisation names."""
+    return detect_names(view, known=known_names), detect_orgs(view)
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:

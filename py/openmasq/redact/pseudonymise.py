@@ -6,11 +6,12 @@ replaced by the returned one when the whole pass succeeded."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .allocate import allocate
 from .apply import Replacement, apply, check_nothing_left
-from .detect import gather
+from .detect import Offload, gather
 from .kinds import CATEGORIES
 from .options import RedactOptions
 from .policy import admitted, resolve_overlaps
@@ -38,6 +39,9 @@ class Redaction:
 # per cache (about 100 turns of 2 kB messages; the spans take less room than their texts).
 SPAN_CACHE_CHARS = 256_000
 
+# How a shell detects: detect_spans itself, or its parallel form (the proxy's DetectionPool).
+Detect = Callable[[str, RedactOptions], list[Span]]
+
 
 class SpanCache:
     """The spans detected in texts already seen, least recently used first out. Detection reads
@@ -52,13 +56,13 @@ class SpanCache:
     def __len__(self) -> int:
         return len(self._spans)
 
-    def spans(self, text: str, options: RedactOptions) -> list[Span]:
+    def spans(self, text: str, options: RedactOptions, detect: Detect | None = None) -> list[Span]:
         key = (options, text)
         found = self._spans.get(key)
         if found is not None:
             self._spans.move_to_end(key)
             return list(found)
-        spans = detect_spans(text, options)
+        spans = (detect or detect_spans)(text, options)
         if len(text) <= self.max_chars:
             self._spans[key] = tuple(spans)
             self.chars += len(text)
@@ -68,20 +72,23 @@ class SpanCache:
         return spans
 
 
-def detect_spans(text: str, options: RedactOptions) -> list[Span]:
-    """The spans a pass replaces: every admitted candidate, overlaps resolved."""
-    return resolve_overlaps(admitted(gather(text, options), text, options))
+def detect_spans(text: str, options: RedactOptions, *, offload: Offload | None = None) -> list[Span]:
+    """The spans a pass replaces: every admitted candidate, overlaps resolved (`offload`: see
+    detect.gather)."""
+    return resolve_overlaps(admitted(gather(text, options, offload=offload), text, options))
 
 
 def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, *,
-                 cache: SpanCache | None = None) -> Redaction:
+                 cache: SpanCache | None = None, detect: Detect | None = None) -> Redaction:
     """Replace every sensitive value of `text`; `vault` is not modified (see Redaction.vault).
-    `cache`: the conversation's detections of texts it has seen (see SpanCache)."""
+    `cache`: the conversation's detections of texts it has seen (see SpanCache); `detect`:
+    how to detect what the cache does not hold (detect_spans when not given)."""
     options = options or RedactOptions()
+    detect = detect or detect_spans
     working = vault.copy()
     if working.mode is None:
         working.mode = options.mode
-    spans = cache.spans(text, options) if cache is not None else detect_spans(text, options)
+    spans = cache.spans(text, options, detect) if cache is not None else detect(text, options)
     substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang)
     planned = [_planned(span, text, substitutes[span]) for span in spans]
     excluded = _excluded_categories(options)

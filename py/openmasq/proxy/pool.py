@@ -1,0 +1,139 @@
+"""Detection on a second core (CPython shell). Forked helper processes run one half of each
+text's detection, person and organisation names (detect.detect_names_and_orgs), while the
+request's thread runs the other half (rules, user names); detect.gather puts the halves
+together in the order it always does, so the spans are those of a detection in one piece.
+
+A helper that fails, stops or does not answer is retired and its half runs in the request's
+thread instead: only speed is lost, never a detection. No helper is forked again: the pool is
+made before the server starts its threads, and forking a process with threads is unsafe."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+
+from ..redact import RedactOptions, Span
+from ..redact.detect import NamesAndOrgs, detect_names_and_orgs
+from ..redact.pseudonymise import detect_spans
+
+log = logging.getLogger("openmasq.proxy")
+
+# Below this, a text is detected in one piece: the round trip to a helper (~0.1-0.2 ms) would
+# cost about what the half it moves does.
+MIN_OFFLOAD_CHARS = 512
+# A helper that has not answered by then is retired (a half takes milliseconds, even for 5 MB).
+REPLY_TIMEOUT = 60.0
+MAX_AUTO_WORKERS = 2
+
+
+def auto_workers() -> int:
+    """One helper per core beyond the server's own, at most MAX_AUTO_WORKERS (none on one core)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(0, min(MAX_AUTO_WORKERS, cores - 1))
+
+
+@dataclass
+class _Helper:
+    process: BaseProcess
+    conn: Connection
+
+
+class DetectionPool:
+    """`detect_spans` is detect_spans with its names half on an idle helper when there is one.
+    Make the pool once the engine is loaded (the helpers share its lexicons, copy-on-write)."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._idle: queue.SimpleQueue[_Helper] = queue.SimpleQueue()
+        self._helpers: list[_Helper] = []
+        self._lock = threading.Lock()  # requests run in threads: two may retire helpers at once
+        for _ in range(workers):
+            ours, theirs = context.Pipe()
+            inherited = [helper.conn for helper in self._helpers] + [ours]
+            process = context.Process(target=_serve, args=(theirs, inherited), name="openmasq-detect", daemon=True)
+            process.start()
+            theirs.close()
+            helper = _Helper(process, ours)
+            self._helpers.append(helper)
+            self._idle.put(helper)
+
+    @property
+    def workers(self) -> int:
+        """Helpers still in service."""
+        return len(self._helpers)
+
+    def detect_spans(self, text: str, options: RedactOptions) -> list[Span]:
+        offload = self._offload if len(text) >= MIN_OFFLOAD_CHARS else None
+        return detect_spans(text, options, offload=offload)
+
+    def close(self) -> None:
+        for helper in list(self._helpers):
+            self._retire(helper, None)
+
+    def _offload(self, view: str, known_names: tuple[str, ...]) -> Callable[[], NamesAndOrgs | None]:
+        try:
+            helper = self._idle.get_nowait()
+        except queue.Empty:  # every helper busy with another request's text: this one stays here
+            return _here
+        try:
+            helper.conn.send((view, known_names))
+        except (OSError, ValueError) as error:
+            self._retire(helper, type(error).__name__)
+            return _here
+        return lambda: self._collect(helper)
+
+    def _collect(self, helper: _Helper) -> NamesAndOrgs | None:
+        """The helper's half, or None for the caller to run it (the helper failed or stopped)."""
+        try:
+            if not helper.conn.poll(REPLY_TIMEOUT):
+                raise TimeoutError
+            status, result = helper.conn.recv()
+        except (OSError, EOFError, TimeoutError, ValueError) as error:
+            self._retire(helper, type(error).__name__)
+            return None
+        self._idle.put(helper)
+        # An exception there is raised here again when the caller runs the half itself.
+        return result if status == "ok" else None
+
+    def _retire(self, helper: _Helper, reason: str | None) -> None:
+        with self._lock:
+            if helper not in self._helpers:
+                return
+            self._helpers.remove(helper)
+        if reason is not None:
+            log.warning("a detection helper stopped (%s): its work now runs in the request's thread", reason)
+        helper.conn.close()
+        helper.process.join(timeout=0.5)
+        if helper.process.is_alive():
+            helper.process.kill()
+            helper.process.join(timeout=5)
+
+
+def _here() -> None:
+    return None
+
+
+def _serve(conn: Connection, inherited: list[Connection]) -> None:
+    """A helper's loop: a view and the known names in, ("ok", halves) or ("error", type) out,
+    until the server's end closes."""
+    for other in inherited:  # the server's ends, copied by the fork: only the server holds them
+        other.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which closes our pipe
+    while True:
+        try:
+            view, known_names = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, object] = ("ok", detect_names_and_orgs(view, known_names))
+        except Exception as error:  # the caller runs the half again and raises it there
+            reply = ("error", type(error).__name__)
+        conn.send(reply)

@@ -1,0 +1,64 @@
+"""Detection in two halves (detect.gather's `offload`): the names half computed elsewhere gives
+the same spans in the same order, a half that could not be had there runs here, and the half
+sent away is always collected, even when the other half fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact import RedactOptions
+from openmasq.redact import detect as detect_module
+from openmasq.redact.detect import detect_names_and_orgs, gather
+
+TEXT = ("Marie Dupont (marie.dupont@karl-studio.fr, @zora.kel) travaille chez Karl Studio SAS ; "
+        "IBAN FR76 3000 6000 0112 3456 7890 189, tél. 06 12 34 56 78.")
+
+
+def as_json(spans):
+    return [s.to_json() for s in spans]
+
+
+def test_a_half_computed_elsewhere_gives_the_spans_of_one_piece_in_the_same_order():
+    sent = []
+
+    def offload(view, known_names):
+        sent.append((view, known_names))
+        result = detect_names_and_orgs(view, known_names)  # "elsewhere": the same function
+        return lambda: result
+
+    options = RedactOptions(known_names=("Marie Dupont",))
+    assert as_json(gather(TEXT, options, offload=offload)) == as_json(gather(TEXT, options))
+    assert sent == [(TEXT, ("Marie Dupont",))]
+    kinds = [s.kind for s in gather(TEXT, options, offload=offload)]
+    assert "person" in kinds and "org" in kinds and "username" in kinds and "iban" in kinds
+
+
+def test_a_half_that_could_not_be_had_elsewhere_runs_here():
+    assert as_json(gather(TEXT, RedactOptions(), offload=lambda view, known: lambda: None)) == \
+        as_json(gather(TEXT, RedactOptions()))
+
+
+def test_nothing_is_sent_away_when_names_are_switched_off():
+    off = RedactOptions(categories=(("name", False), ("company", False), ("username", False)))
+
+    def offload(view, known_names):
+        raise AssertionError("the names half was sent although names are off")
+
+    spans = gather(TEXT, off, offload=offload)
+    assert {s.kind for s in spans} >= {"iban", "email"}
+    assert not {"person", "org", "username"} & {s.kind for s in spans}
+
+
+def test_the_half_sent_away_is_collected_even_when_the_other_half_fails(monkeypatch):
+    collected = []
+
+    def offload(view, known_names):
+        return lambda: collected.append(view)
+
+    def failing_rules(view):
+        raise RuntimeError("a rule failed")
+
+    monkeypatch.setattr(detect_module, "detect_rules", failing_rules)
+    with pytest.raises(RuntimeError, match="a rule failed"):
+        gather(TEXT, RedactOptions(), offload=offload)
+    assert collected == [TEXT]

@@ -1,0 +1,115 @@
+"""The proxy's detection pool: half of each text's detection in a forked helper gives exactly
+the spans of a detection in one piece, and a helper that fails or dies costs speed, never a
+detection."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from openmasq.proxy import pool as pool_module
+from openmasq.proxy.pool import MIN_OFFLOAD_CHARS, DetectionPool
+from openmasq.redact import RedactOptions, Span
+from openmasq.redact.evaluate import joined_messages, parse_jsonl
+from openmasq.redact.pseudonymise import detect_spans
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+LONG = ("Bonjour, je transmets le dossier de Marie Dupont (marie.dupont@karl-studio.fr, 06 12 34 56 78) à "
+        "Karl Studio SAS et à Brightwave Ltd. Jean-Pierre Morvan signera pour la société Verlac Conseil ; "
+        "M. Lefèvre relira le contrat avec Maître Anne Koval. ") * 4
+
+
+def corpus_texts(count: int) -> list[str]:
+    texts = [r.text for lang in ("fr", "en") for r in parse_jsonl((CORPUS / f"{lang}.jsonl").read_text("utf-8"))]
+    rng = random.Random(5)
+    return [joined_messages(texts, rng, 2048) for _ in range(count)]
+
+
+@pytest.fixture
+def pool() -> Iterator[DetectionPool]:
+    made = DetectionPool(1)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def spans_alike(a: list[Span], b: list[Span]) -> bool:
+    return [s.to_json() for s in a] == [s.to_json() for s in b]
+
+
+def test_the_pool_finds_exactly_the_spans_of_a_detection_in_one_piece(pool):
+    texts = [*corpus_texts(60), LONG, LONG.replace("Dupont", "Du\u200bpont"), LONG[:MIN_OFFLOAD_CHARS - 1]]
+    for options in (RedactOptions(), RedactOptions(known_names=("Marie Dupont",)), RedactOptions(level="strict"),
+                    RedactOptions(categories=(("name", False), ("company", False), ("username", False)))):
+        for text in texts:
+            assert spans_alike(pool.detect_spans(text, options), detect_spans(text, options))
+    assert pool.workers == 1
+
+
+def test_a_long_text_is_half_detected_by_the_helper(pool, monkeypatch):
+    here: list[str] = []
+    original = pool_module.detect_spans
+
+    def watched(text, options, *, offload=None):
+        here.append("offload" if offload is not None else "here")
+        return original(text, options, offload=offload)
+
+    monkeypatch.setattr(pool_module, "detect_spans", watched)
+    pool.detect_spans(LONG, RedactOptions())
+    pool.detect_spans("Bonjour Marie.", RedactOptions())
+    assert here == ["offload", "here"]  # a short text is not worth the round trip
+
+
+def test_concurrent_texts_share_the_helpers_and_each_gets_its_own_spans(pool):
+    texts = corpus_texts(24)
+    expected = [detect_spans(text, RedactOptions()) for text in texts]
+    got: dict[int, list[Span]] = {}
+
+    def detect(i: int) -> None:
+        got[i] = pool.detect_spans(texts[i], RedactOptions())
+
+    threads = [threading.Thread(target=detect, args=(i,)) for i in range(len(texts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert all(spans_alike(got[i], expected[i]) for i in range(len(texts)))
+    assert pool.workers == 1
+
+
+def test_a_dead_helper_is_retired_and_detection_goes_on_here(pool, caplog):
+    expected = detect_spans(LONG, RedactOptions())
+    pool._helpers[0].process.kill()
+    pool._helpers[0].process.join(timeout=10)
+    with caplog.at_level(logging.WARNING, logger="openmasq.proxy"):
+        assert spans_alike(pool.detect_spans(LONG, RedactOptions()), expected)
+    assert pool.workers == 0
+    assert "detection helper stopped" in caplog.text
+    assert spans_alike(pool.detect_spans(LONG, RedactOptions()), expected)  # and then without any helper
+
+
+def test_a_failure_in_the_helper_runs_its_half_here_and_keeps_the_helper(monkeypatch):
+    def broken(view, known_names):
+        raise MemoryError("the helper's half failed")
+
+    monkeypatch.setattr(pool_module, "detect_names_and_orgs", broken)  # what the forked helper will run
+    failing = DetectionPool(1)
+    try:
+        assert spans_alike(failing.detect_spans(LONG, RedactOptions()), detect_spans(LONG, RedactOptions()))
+        assert failing.workers == 1
+    finally:
+        failing.close()
+
+
+def test_a_closed_pool_has_no_helper_left_running():
+    made = DetectionPool(2)
+    processes = [helper.process for helper in made._helpers]
+    made.close()
+    assert made.workers == 0
+    assert all(not process.is_alive() for process in processes)
