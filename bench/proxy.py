@@ -39,6 +39,7 @@ from test_proxy_upstream import (  # noqa: E402
 
 from openmasq.chat.codecs import TextDelta, openai  # noqa: E402
 from openmasq.proxy.masking import redact_body  # noqa: E402
+from openmasq.proxy.pool import DetectionPool  # noqa: E402
 from openmasq.proxy.sessions import SESSION_HEADER  # noqa: E402
 from openmasq.redact import RedactOptions, Restorer, Vault  # noqa: E402
 from openmasq.redact.evaluate import joined_messages, parse_jsonl  # noqa: E402
@@ -106,15 +107,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_proxy(upstream: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_proxy(upstream: str) -> tuple[subprocess.Popen[bytes], str, int]:
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream, "--port",
                                 str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return process, f"http://127.0.0.1:{port}/v1"
+            health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+            if health.status_code == 200:
+                return process, f"http://127.0.0.1:{port}/v1", int(health.json()["detect_workers"])
         except httpx.TransportError:
             time.sleep(0.1)
     process.kill()
@@ -177,23 +179,36 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
-def engine_alone(bodies: list[str]) -> tuple[list[float], list[float], list[float]]:
+Engine = dict[str, list[float]]
+
+
+def engine_alone(bodies: list[str], workers: int) -> Engine:
     """The engine's share, in this process on the same bodies (a fresh vault each): redacting
-    the request, and compiling the restorer of the vault it leaves (re's cache purged, as for
-    a vault the proxy has not seen before). The redaction's CPU time too: on a busy machine the
-    wall time also counts the other processes' turns on the cores."""
-    redaction, compile_, cpu = [], [], []
-    for prompt in bodies:
-        body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": prompt}]}
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        masked = redact_body("openai", body, Vault.new(), RedactOptions())
-        redaction.append((time.perf_counter() - start) * 1000)
-        cpu.append((time.thread_time() - start_cpu) * 1000)
-        re.purge()
-        start = time.perf_counter()
-        Restorer(masked.vault)
-        compile_.append((time.perf_counter() - start) * 1000)
-    return redaction, compile_, cpu
+    the request in one piece, then with `workers` detection helpers as the proxy runs it, and
+    building the restorer of the vault it leaves (re's cache purged, as for a vault the proxy
+    has not seen before). The redaction's CPU time too: on a busy machine the wall time also
+    counts the other processes' turns on the cores."""
+    rows: Engine = {"redaction": [], "cpu": [], "helped": [], "restorer": []}
+    pool = DetectionPool(workers) if workers else None
+    try:
+        for prompt in bodies:
+            body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": prompt}]}
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            masked = redact_body("openai", body, Vault.new(), RedactOptions())
+            rows["redaction"].append((time.perf_counter() - start) * 1000)
+            rows["cpu"].append((time.thread_time() - start_cpu) * 1000)
+            if pool is not None:
+                start = time.perf_counter()
+                redact_body("openai", body, Vault.new(), RedactOptions(), parallel=pool)
+                rows["helped"].append((time.perf_counter() - start) * 1000)
+            re.purge()
+            start = time.perf_counter()
+            Restorer(masked.vault)
+            rows["restorer"].append((time.perf_counter() - start) * 1000)
+    finally:
+        if pool is not None:
+            pool.close()
+    return rows
 
 
 def main() -> None:
@@ -214,7 +229,7 @@ def main() -> None:
     if len(bodies) < 20 or len(stream_bodies) < 5:
         raise SystemExit("too few prompts left to measure")
     with ScriptedUpstream(paced_stream_script(args.ttft_ms / 1000, args.token_ms / 1000)) as upstream:
-        process, proxied = start_proxy(upstream.base_url)
+        process, proxied, workers = start_proxy(upstream.base_url)
         try:
             with httpx.Client(timeout=120) as client:
                 for base in (upstream.base_url, proxied):  # warm-up: connections, lexicons, regexes
@@ -241,17 +256,17 @@ def main() -> None:
             process.terminate()
             process.wait(timeout=20)
     hop = [t - d for d, t in zip(hop_direct, hop_through, strict=True)]
-    report(args, bodies, direct, through, engine_alone(bodies), hop, ttft_direct, ttft_through)
+    report(args, bodies, workers, direct, through, engine_alone(bodies, workers), hop, ttft_direct, ttft_through)
     report_conversations(*multi)
 
 
-def report(args: argparse.Namespace, bodies: list[str], direct: list[float], through: list[float],
-           engine: tuple[list[float], list[float], list[float]], hop: list[float], ttft_direct: list[float],
-           ttft_through: list[float]) -> None:
+def report(args: argparse.Namespace, bodies: list[str], workers: int, direct: list[float], through: list[float],
+           engine: Engine, hop: list[float], ttft_direct: list[float], ttft_through: list[float]) -> None:
     size = statistics.mean(len(json.dumps({"messages": [{"role": "user", "content": b}]}).encode()) for b in bodies)
     chars = statistics.mean(len(b) for b in bodies)
     print(f"Proxy bench: scripted loopback upstream, direct vs `openmasq proxy` (level renforce, fake mode, "
-          f"a fresh vault per request), {len(bodies)} prompts of ~{chars:.0f} chars ({size / 1024:.1f} kB bodies)")
+          f"a fresh vault per request, {workers} detection helper(s)), {len(bodies)} prompts of ~{chars:.0f} chars "
+          f"({size / 1024:.1f} kB bodies)")
     print()
     print(f"{'non-streamed':28}{'direct':>10}{'proxied':>10}{'added':>10}")
     rows = {}
@@ -259,10 +274,11 @@ def report(args: argparse.Namespace, bodies: list[str], direct: list[float], thr
         d, p = percentile(direct, q), percentile(through, q)
         rows[q] = p - d
         print(f"{f'latency p{q} (ms)':28}{d:10.1f}{p:10.1f}{p - d:10.1f}")
-    for label, values in (("  of which redaction", engine[0]), ("    its CPU time", engine[2]),
-                          ("  of which restorer compile", engine[1])):
-        print(f"{label:28}{'':20}{percentile(values, 50):6.1f} / {percentile(values, 95):.1f}"
-              "  (p50 / p95, engine alone on the same bodies)")
+    for label, key in (("  redaction in one piece", "redaction"), ("    its CPU time", "cpu"),
+                       (f"  redaction, {workers} helper(s)", "helped"), ("  restorer build", "restorer")):
+        if engine[key]:
+            print(f"{label:28}{'':20}{percentile(engine[key], 50):6.1f} / {percentile(engine[key], 95):.1f}"
+                  "  (p50 / p95, engine alone on the same bodies)")
     print(f"{'  of which the HTTP hop':28}{'':20}{percentile(hop, 50):6.1f} / {percentile(hop, 95):.1f}"
           f"  (p50 / p95, added on {len(hop)} requests of {HOP_PROMPT!r})")
     print()

@@ -1,14 +1,19 @@
 """Detection in two halves (detect.gather's `offload`): the names half computed elsewhere gives
 the same spans in the same order, a half that could not be had there runs here, and the half
-sent away is always collected, even when the other half fails."""
+sent away is always collected, even when the other half fails. And what a shell computes of a
+text while it waits (prepare_pass) is what the pass then reads."""
 
 from __future__ import annotations
 
 import pytest
 
-from openmasq.redact import RedactOptions
+from openmasq.redact import RedactOptions, Vault, pseudonymise
 from openmasq.redact import detect as detect_module
+from openmasq.redact.allocate import prefetch_candidates
+from openmasq.redact.caches import forget_values
 from openmasq.redact.detect import detect_names_and_orgs, gather
+from openmasq.redact.pseudonymise import detect_spans, prepare_pass
+from openmasq.redact.text import fold, folded_text
 
 TEXT = ("Marie Dupont (marie.dupont@karl-studio.fr, @zora.kel) travaille chez Karl Studio SAS ; "
         "IBAN FR76 3000 6000 0112 3456 7890 189, tél. 06 12 34 56 78.")
@@ -62,3 +67,50 @@ def test_the_half_sent_away_is_collected_even_when_the_other_half_fails(monkeypa
     with pytest.raises(RuntimeError, match="a rule failed"):
         gather(TEXT, RedactOptions(), offload=offload)
     assert collected == [TEXT]
+
+
+def test_a_pass_prepared_ahead_reads_its_folds_from_the_memo_and_redacts_the_same():
+    vault = Vault.new()
+    forget_values()
+    cold = pseudonymise(TEXT, vault, RedactOptions())
+    forget_values()
+    prepare_pass(TEXT)
+    fold_hits, folded_hits = fold.cache_info().hits, folded_text.cache_info().hits
+    warm = pseudonymise(TEXT, vault, RedactOptions())
+    assert fold.cache_info().hits > fold_hits and folded_text.cache_info().hits > folded_hits
+    assert (warm.text, warm.vault.entries) == (cold.text, cold.vault.entries)
+
+
+def test_fakes_computed_ahead_give_the_substitutes_of_a_pass_alone_and_names_are_never_asked():
+    asked = []
+
+    def computed_ahead(key, wanted):
+        asked.extend(kind for kind, _ in wanted)
+        result = prefetch_candidates(key, wanted)  # "elsewhere": the same function
+        return lambda: result
+
+    class Ahead:
+        detect_spans = staticmethod(detect_spans)
+        prefetch = staticmethod(computed_ahead)
+
+    vault = Vault.new()
+    for options in (RedactOptions(), RedactOptions(level="strict")):
+        helped = pseudonymise(TEXT, vault, options, parallel=Ahead())
+        alone = pseudonymise(TEXT, vault, options)
+        assert (helped.text, helped.vault.entries) == (alone.text, alone.vault.entries)
+    assert "iban" in asked and "phone" in asked
+    assert not {"person", "org", "email", "number"} & set(asked)
+
+
+def test_fakes_that_could_not_be_had_ahead_are_computed_by_the_pass():
+    class Busy:
+        detect_spans = staticmethod(detect_spans)
+
+        @staticmethod
+        def prefetch(key, wanted):
+            return lambda: None
+
+    vault = Vault.new()
+    helped = pseudonymise(TEXT, vault, RedactOptions(), parallel=Busy())
+    alone = pseudonymise(TEXT, vault, RedactOptions())
+    assert (helped.text, helped.vault.entries) == (alone.text, alone.vault.entries)

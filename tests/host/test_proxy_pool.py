@@ -1,6 +1,6 @@
 """The proxy's detection pool: half of each text's detection in a forked helper gives exactly
-the spans of a detection in one piece, and a helper that fails or dies costs speed, never a
-detection."""
+the spans of a detection in one piece, fakes computed ahead there give exactly the substitutes
+of a pass alone, and a helper that fails or dies costs speed, never a detection."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from openmasq.proxy import pool as pool_module
 from openmasq.proxy.pool import MIN_OFFLOAD_CHARS, DetectionPool
-from openmasq.redact import RedactOptions, Span
+from openmasq.redact import RedactOptions, Span, Vault, pseudonymise
 from openmasq.redact.evaluate import joined_messages, parse_jsonl
 from openmasq.redact.pseudonymise import detect_spans
 
@@ -113,3 +113,17 @@ def test_a_closed_pool_has_no_helper_left_running():
     made.close()
     assert made.workers == 0
     assert all(not process.is_alive() for process in processes)
+
+
+def test_passes_with_the_pool_give_the_text_and_vault_of_passes_alone(pool):
+    texts = [*corpus_texts(40), LONG]
+    for options in (RedactOptions(), RedactOptions(mode="token"), RedactOptions(level="strict")):
+        helped = Vault.new()
+        alone = helped.copy()
+        for text in texts:  # one conversation: each pass builds on the vault of the last
+            with_pool = pseudonymise(text, helped, options, parallel=pool)
+            without = pseudonymise(text, alone, options)
+            assert with_pool.text == without.text
+            assert with_pool.vault.entries == without.vault.entries
+            helped, alone = with_pool.vault, without.vault
+    assert pool.workers == 1

@@ -143,7 +143,7 @@ class Proxy:
         async with session.lock:
             try:
                 masked = await run_in_threadpool(masking.redact_body, api, body, session.vault, self.config.options,
-                                                  session.spans, self.pool.detect_spans if self.pool else None)
+                                                  session.spans, self.pool)
             except ShapeError as error:  # its message names fields and types, never values
                 log.warning("refused a %s request of unknown shape; nothing sent upstream", api)
                 return _error(api, 400, "invalid_request_error",

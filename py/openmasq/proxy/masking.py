@@ -9,7 +9,7 @@ from typing import Any
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
 from ..redact import RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
-from ..redact.pseudonymise import Detect
+from ..redact.pseudonymise import Parallel
 
 APIS = ("openai", "anthropic")
 StreamRewriter = openai.StreamRewriter | anthropic.StreamRewriter
@@ -26,11 +26,12 @@ class _Redactor:
     """Redacts the texts of one body in order, each pass building on the vault of the last,
     so a value seen in the system prompt gets the same fake in every message."""
 
-    def __init__(self, vault: Vault, options: RedactOptions, cache: SpanCache | None, detect: Detect | None) -> None:
+    def __init__(self, vault: Vault, options: RedactOptions, cache: SpanCache | None,
+                 parallel: Parallel | None) -> None:
         self.vault = vault
         self.options = options
         self.cache = cache
-        self.detect = detect
+        self.parallel = parallel
         self.replaced = 0
 
     def text(self, value: str) -> str:
@@ -38,19 +39,19 @@ class _Redactor:
             return value
         # Assistant turns come back restored, so they hold real values too: they go through the
         # same pass as user text (its vault step is the replay of reference 9.13).
-        result = pseudonymise(value, self.vault, self.options, cache=self.cache, detect=self.detect)
+        result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel)
         self.vault = result.vault
         self.replaced += len(result.replacements)
         return result.text
 
 
 def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
-                cache: SpanCache | None = None, detect: Detect | None = None) -> Masked:
+                cache: SpanCache | None = None, parallel: Parallel | None = None) -> Masked:
     """Every text the client sends, redacted; raises (RedactionError, ShapeError, …) rather
     than return a body with something unaccounted for. `vault` is not modified. `cache`: the
     session's detections of the texts it has sent before (its history comes back every turn);
-    `detect`: how to detect the others (the DetectionPool's parallel form, or detect_spans)."""
-    redactor = _Redactor(vault, options, cache, detect)
+    `parallel`: the DetectionPool, when the proxy has one (the same result, sooner)."""
+    redactor = _Redactor(vault, options, cache, parallel)
     mapped = _codec(api).map_request_texts(body, redactor.text)
     return Masked(mapped, redactor.vault, redactor.replaced)
 

@@ -1,7 +1,10 @@
-"""Detection on a second core (CPython shell). Forked helper processes run one half of each
+"""A pass's work on a second core (CPython shell). Forked helper processes run one half of each
 text's detection, person and organisation names (detect.detect_names_and_orgs), while the
 request's thread runs the other half (rules, user names); detect.gather puts the halves
 together in the order it always does, so the spans are those of a detection in one piece.
+Then, while the thread allocates the names' fakes, a helper computes the first candidates of
+the other fakes (allocate.prefetch_candidates), which the thread accepts or rejects in order
+as it would its own: the same substitutes, sooner.
 
 A helper that fails, stops or does not answer is retired and its half runs in the request's
 thread instead: only speed is lost, never a detection. No helper is forked again: the pool is
@@ -19,10 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from ..redact import RedactOptions, Span
+from ..redact.allocate import Prefetched, prefetch_candidates
 from ..redact.detect import NamesAndOrgs, detect_names_and_orgs
-from ..redact.pseudonymise import detect_spans
+from ..redact.pseudonymise import detect_spans, prepare_pass
 
 log = logging.getLogger("openmasq.proxy")
 
@@ -71,28 +76,41 @@ class DetectionPool:
         return len(self._helpers)
 
     def detect_spans(self, text: str, options: RedactOptions) -> list[Span]:
-        offload = self._offload if len(text) >= MIN_OFFLOAD_CHARS else None
+        """detect_spans, its names half on a helper (a short text is detected here in one piece)."""
+        offload = self._detect_names_and_orgs if len(text) >= MIN_OFFLOAD_CHARS else None
         return detect_spans(text, options, offload=offload)
+
+    def prefetch(self, key: str, wanted: list[tuple[str, str]]) -> Callable[[], Prefetched | None]:
+        """allocate's Prefetch: candidate fakes computed on a helper while the pass allocates names."""
+        return self._start("fakes", (key, wanted))
 
     def close(self) -> None:
         for helper in list(self._helpers):
             self._retire(helper, None)
 
-    def _offload(self, view: str, known_names: tuple[str, ...]) -> Callable[[], NamesAndOrgs | None]:
+    def _detect_names_and_orgs(self, view: str, known_names: tuple[str, ...]) -> Callable[[], NamesAndOrgs | None]:
+        # Meanwhile, the pass's folds of the text, which it needs once the spans are known.
+        return self._start("names", (view, known_names), meanwhile=lambda: prepare_pass(view))
+
+    def _start(self, job: str, args: tuple[Any, ...], meanwhile: Callable[[], None] | None = None,
+               ) -> Callable[[], Any]:
+        """Send a job to an idle helper; the function returned waits for its result, or gives
+        None (every helper busy, or this one failed: the caller then does the work itself)."""
         try:
             helper = self._idle.get_nowait()
-        except queue.Empty:  # every helper busy with another request's text: this one stays here
-            return _here
+        except queue.Empty:  # every helper busy with another request: this one works alone
+            return _nothing
         try:
-            helper.conn.send((view, known_names))
+            helper.conn.send((job, args))
         except (OSError, ValueError) as error:
             self._retire(helper, type(error).__name__)
-            return _here
-        return lambda: self._collect(helper)
+            return _nothing
+        return lambda: self._collect(helper, meanwhile)
 
-    def _collect(self, helper: _Helper) -> NamesAndOrgs | None:
-        """The helper's half, or None for the caller to run it (the helper failed or stopped)."""
+    def _collect(self, helper: _Helper, meanwhile: Callable[[], None] | None) -> Any:
         try:
+            if meanwhile is not None and not helper.conn.poll(0):
+                meanwhile()
             if not helper.conn.poll(REPLY_TIMEOUT):
                 raise TimeoutError
             status, result = helper.conn.recv()
@@ -100,7 +118,7 @@ class DetectionPool:
             self._retire(helper, type(error).__name__)
             return None
         self._idle.put(helper)
-        # An exception there is raised here again when the caller runs the half itself.
+        # An exception there is raised here again when the caller does the work itself.
         return result if status == "ok" else None
 
     def _retire(self, helper: _Helper, reason: str | None) -> None:
@@ -117,23 +135,27 @@ class DetectionPool:
             helper.process.join(timeout=5)
 
 
-def _here() -> None:
+def _nothing() -> None:
     return None
 
 
+# What a helper does: detection's names half, and candidate fakes (pure functions of the core).
+_JOBS: dict[str, Callable[..., object]] = {"names": detect_names_and_orgs, "fakes": prefetch_candidates}
+
+
 def _serve(conn: Connection, inherited: list[Connection]) -> None:
-    """A helper's loop: a view and the known names in, ("ok", halves) or ("error", type) out,
-    until the server's end closes."""
+    """A helper's loop: (job, arguments) in, ("ok", result) or ("error", type) out, until the
+    server's end closes."""
     for other in inherited:  # the server's ends, copied by the fork: only the server holds them
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which closes our pipe
     while True:
         try:
-            view, known_names = conn.recv()
+            job, args = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, object] = ("ok", detect_names_and_orgs(view, known_names))
-        except Exception as error:  # the caller runs the half again and raises it there
+            reply: tuple[str, object] = ("ok", _JOBS[job](*args))
+        except Exception as error:  # the caller does the work again and raises it there
             reply = ("error", type(error).__name__)
         conn.send(reply)

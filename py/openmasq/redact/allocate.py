@@ -8,8 +8,8 @@ two real values, and a fake never equals a real value or a word of the text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..patterns import deferred
 from . import fakes, lexicon
@@ -36,6 +36,20 @@ KIND_TOKEN_WORDS = {"project": "PROJECT"}
 CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "username"})
 _NUMERIC_PART = deferred(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
 
+# Candidates computed ahead, elsewhere (the proxy's helper process, while this pass allocates
+# the names): for a (kind, value), the first attempts' candidates in order, None where the
+# generator refused the value. A candidate is what that attempt computes here (same seed, same
+# generator); accepting or rejecting it stays here, in order, so the outcome is unchanged.
+Prefetched = Mapping[tuple[str, str], Sequence[str | None]]
+# Starts computing candidates for (kind, value) pairs under a vault key; the function it returns
+# waits for them (None: not to be had, this pass computes them itself).
+Prefetch = Callable[[str, list[tuple[str, str]]], Callable[[], Prefetched | None]]
+PREFETCH_ATTEMPTS = 1  # nearly every first candidate is accepted
+# Kinds whose substitute is not one plain generator call on the value (names keep per-word state,
+# e-mails and URLs take hints from them, numbers become counters): never computed ahead. The
+# others come last in a pass, after the names: there is time to compute theirs elsewhere.
+_NOT_PREFETCHED = frozenset({"person", "org", "email", "url", "domain", "number", "amount"})
+
 
 @dataclass
 class Context:
@@ -50,6 +64,7 @@ class Context:
     lang: str | None  # the text's language when the caller knows it: the locale of fakes for unknown names
     # The folded text between spaces, built once: every candidate fake is looked up in it as a whole word.
     spaced_folds: str
+    prefetched: Prefetched = field(default_factory=dict)
 
     @staticmethod
     def of(text: str, vault: Vault, lang: str | None = None) -> Context:
@@ -72,20 +87,48 @@ class Context:
         return len(folded) >= 3 and f" {folded} " in self.spaced_folds
 
 
-def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = None) -> dict[Span, str]:
+def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = None,
+             prefetch: Prefetch | None = None) -> dict[Span, str]:
     """The substitute of every span, recording new ones in `vault` (which the caller owns).
-    `lang` ("fr", "en"...; None for auto) is the locale of fake names whose real locale is unknown."""
+    `lang` ("fr", "en"...; None for auto) is the locale of fake names whose real locale is unknown.
+    `prefetch`: computes, meanwhile, the candidates of the kinds allocated last (see Prefetch)."""
     context = Context.of(text, vault, lang)
     reverse = vault.reverse()
+    ordered = sorted(spans, key=lambda s: (_KIND_ORDER.get(s.kind, 9), s.start))
+    wanted = list(dict.fromkeys((s.kind, s.value) for s in ordered
+                                if s.kind not in _NOT_PREFETCHED and s.value not in reverse))
+    pending = prefetch(vault.key, wanted) if prefetch is not None and wanted and vault.mode != "token" else None
     out: dict[Span, str] = {}
-    for span in sorted(spans, key=lambda s: (_KIND_ORDER.get(s.kind, 9), s.start)):
-        known = reverse.get(span.value)
-        if known is None:
-            known = _token_substitute(span, context) if vault.mode == "token" else _fake_substitute(span, context)
-            vault.record(known, span.value, span.kind)
-            reverse[span.value] = known
-            context.real_folds.add(fold(span.value))
-        out[span] = known
+    try:
+        for span in ordered:
+            if pending is not None and span.kind not in _NOT_PREFETCHED:
+                context.prefetched, pending = pending() or {}, None
+            known = reverse.get(span.value)
+            if known is None:
+                known = _token_substitute(span, context) if vault.mode == "token" else _fake_substitute(span, context)
+                vault.record(known, span.value, span.kind)
+                reverse[span.value] = known
+                context.real_folds.add(fold(span.value))
+            out[span] = known
+    finally:  # collected whatever happens, so whoever computes them is free for the next pass
+        if pending is not None:
+            pending()
+    return out
+
+
+def prefetch_candidates(key: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list[str | None]]:
+    """What `_first_acceptable` computes first for each (kind, value) under `key`: the work a
+    Prefetch does elsewhere."""
+    out: dict[tuple[str, str], list[str | None]] = {}
+    for kind, value in wanted:
+        candidates: list[str | None] = []
+        for attempt in range(PREFETCH_ATTEMPTS):
+            candidate = _candidate(key, "fake:" + kind, value, attempt,
+                                   lambda rng, kind=kind, value=value: fakes.fake_for(kind, value, rng))
+            candidates.append(candidate)
+            if candidate is None:
+                break
+        out[(kind, value)] = candidates
     return out
 
 
@@ -107,14 +150,25 @@ def _fake_substitute(span: Span, context: Context) -> str:
 def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[..., str]) -> str | None:
     """The first acceptable fake over the attempts; a generator that cannot shape this value
     (an odd format it does not parse) yields no fake, and the caller falls back to a marker."""
+    ahead = context.prefetched.get((purpose.removeprefix("fake:"), real), ()) if purpose.startswith("fake:") else ()
     for attempt in range(MAX_ATTEMPTS):
-        try:
-            candidate = make(seeded_rng(context.vault.key, purpose, fold(real), attempt))
-        except (ValueError, LookupError, ArithmeticError):
+        if attempt < len(ahead):
+            candidate = ahead[attempt]
+        else:
+            candidate = _candidate(context.vault.key, purpose, real, attempt, make)
+        if candidate is None:
             return None
         if not context.rejects(candidate, real):
             return candidate
     return None
+
+
+def _candidate(key: str, purpose: str, real: str, attempt: int, make: Callable[..., str]) -> str | None:
+    """One attempt's candidate (None: the generator cannot shape this value)."""
+    try:
+        return make(seeded_rng(key, purpose, fold(real), attempt))
+    except (ValueError, LookupError, ArithmeticError):
+        return None
 
 
 def _person_fake(value: str, context: Context) -> str:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..patterns import deferred
 from . import fakes
 from .kinds import category_of
-from .text import FoldedText, find_exact, fold, glued_inside_word
+from .text import FoldedText, find_exact, fold, folded_text, glued_inside_word
 from .vault import Vault
 
 _PERSON_MARKER = deferred(r"^\[(?:PERSON|person|Person)(\d+)\]$")
@@ -93,7 +93,7 @@ def apply(
     if keep:  # values the user keeps in clear (usually none: then no value needs folding)
         table = {real: entry for real, entry in table.items() if fold(real) not in keep}
     _add_exact_occurrences(text, table, chosen)
-    for rep in _variant_occurrences(FoldedText(text), table, vault):
+    for rep in _variant_occurrences(folded_text(text), table, vault):
         if chosen.add(rep) and rep.substitute not in vault.entries:
             # Recorded only once accepted: an entry for a rejected occurrence would later
             # restore text that was never a substitute.

@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from .allocate import allocate
+from .allocate import Prefetched, allocate
 from .apply import Replacement, apply, check_nothing_left
 from .detect import Offload, gather
 from .kinds import CATEGORIES
 from .options import RedactOptions
 from .policy import admitted, resolve_overlaps
 from .spans import Span
-from .text import fold
+from .text import fold, folded_text
 from .vault import Vault
 
 
@@ -41,6 +42,15 @@ SPAN_CACHE_CHARS = 256_000
 
 # How a shell detects: detect_spans itself, or its parallel form (the proxy's DetectionPool).
 Detect = Callable[[str, RedactOptions], list[Span]]
+
+
+class Parallel(Protocol):
+    """What a shell with a spare core lends a pass (the proxy's DetectionPool): detection with
+    half of it done elsewhere, and fake candidates computed ahead (allocate.Prefetch)."""
+
+    def detect_spans(self, text: str, options: RedactOptions) -> list[Span]: ...
+
+    def prefetch(self, key: str, wanted: list[tuple[str, str]]) -> Callable[[], Prefetched | None]: ...
 
 
 class SpanCache:
@@ -78,18 +88,27 @@ def detect_spans(text: str, options: RedactOptions, *, offload: Offload | None =
     return resolve_overlaps(admitted(gather(text, options, offload=offload), text, options))
 
 
+def prepare_pass(text: str) -> None:
+    """Compute ahead, into their memos, the folds of `text` that a pass needs once its spans are
+    known (allocation's context, substitution's variant search): a shell that waits for half of
+    a detection (the proxy's DetectionPool) runs this meanwhile."""
+    fold(text)
+    folded_text(text)
+
+
 def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, *,
-                 cache: SpanCache | None = None, detect: Detect | None = None) -> Redaction:
+                 cache: SpanCache | None = None, parallel: Parallel | None = None) -> Redaction:
     """Replace every sensitive value of `text`; `vault` is not modified (see Redaction.vault).
-    `cache`: the conversation's detections of texts it has seen (see SpanCache); `detect`:
-    how to detect what the cache does not hold (detect_spans when not given)."""
+    `cache`: the conversation's detections of texts it has seen (see SpanCache); `parallel`:
+    a shell's spare core (see Parallel); the result is the same with or without it."""
     options = options or RedactOptions()
-    detect = detect or detect_spans
+    detect = parallel.detect_spans if parallel is not None else detect_spans
     working = vault.copy()
     if working.mode is None:
         working.mode = options.mode
     spans = cache.spans(text, options, detect) if cache is not None else detect(text, options)
-    substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang)
+    substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang,
+                           prefetch=parallel.prefetch if parallel is not None else None)
     planned = [_planned(span, text, substitutes[span]) for span in spans]
     excluded = _excluded_categories(options)
     keep = frozenset(fold(value) for value in options.keep if value.strip())

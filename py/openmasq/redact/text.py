@@ -238,6 +238,13 @@ class FoldedText:
         return out
 
 
+@lru_cache(maxsize=2)
+def folded_text(text: str) -> FoldedText:
+    """FoldedText(text) for a text a pass reads more than once, or that was folded ahead
+    (pseudonymise.prepare_pass). Read-only: the instance is shared."""
+    return FoldedText(text)
+
+
 _RUNS = deferred(r"[\s_\-]+|[^\s_\-]+")
 _SEPARATOR = deferred(r"[\s_\-]")
 
