@@ -40,7 +40,8 @@ log = logging.getLogger("openmasq.proxy")
 MAX_BODY_BYTES = 6 * 1024 * 1024
 _HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer",
                          "upgrade"})
-# Going up: our session header stays here, and httpx sets length, host and encoding itself.
+# Going up: our session header stays here, httpx sets host and length itself, and without an
+# accept-encoding the answer comes unencoded (it is rewritten here; a stream is not held back).
 _NOT_UP = _HOP_BY_HOP | {"host", "content-length", "accept-encoding", SESSION_HEADER}
 # Coming down: the body is re-encoded by us.
 _NOT_DOWN = _HOP_BY_HOP | {"content-length", "content-encoding", "date", "server"}
@@ -74,22 +75,26 @@ class Proxy:
         self.upstream = resolve_upstream(config.upstream)
         self.sessions = SessionStore(idle=config.idle, clock=clock)
         self.pool = pool
-        self._transport = transport
-        self._client: httpx.AsyncClient | None = None
+        self._given_transport = transport
+        self._transport: httpx.AsyncBaseTransport | None = None
+        self._timeout = httpx.Timeout(config.timeout, connect=config.connect_timeout).as_dict()
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        timeout = httpx.Timeout(self.config.timeout, connect=self.config.connect_timeout)
-        async with httpx.AsyncClient(timeout=timeout, transport=self._transport, follow_redirects=False) as client:
-            self._client = client
+        async with self._given_transport or httpx.AsyncHTTPTransport() as transport:
+            self._transport = transport
             yield
-            self._client = None
+            self._transport = None
 
-    @property
-    def client(self) -> httpx.AsyncClient:
-        if self._client is None:
-            raise RuntimeError("the proxy's HTTP client is not started (run the app under its lifespan)")
-        return self._client
+    async def _send(self, method: str, url: str, headers: Mapping[str, str], content: bytes | None = None,
+                    ) -> httpx.Response:
+        """One upstream call, its body not read yet. Straight through httpx's transport (its
+        connection pool): the client layer above it would only add what a relay must not do
+        (redirects, cookies, auth) and ~0.25 ms per request (measured here)."""
+        if self._transport is None:
+            raise RuntimeError("the proxy's HTTP transport is not started (run the app under its lifespan)")
+        request = httpx.Request(method, url, headers=headers, content=content, extensions={"timeout": self._timeout})
+        return await self._transport.handle_async_request(request)
 
     # --- routes -----------------------------------------------------------------------------
 
@@ -106,12 +111,16 @@ class Proxy:
         api = "anthropic" if "anthropic-version" in request.headers else "openai"
         url = self._url("models", request)
         try:
-            upstream = await self.client.get(url, headers=_upstream_headers(request.headers))
+            upstream = await self._send("GET", url, _upstream_headers(request.headers))
+            try:
+                data = await upstream.aread()
+            finally:
+                await upstream.aclose()
         except httpx.TimeoutException:
             return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
         except httpx.TransportError as error:
             return _error(api, 502, "network", network_error(type(error).__name__).message)
-        return self._answer_as_is(api, upstream.status_code, upstream.headers, upstream.content)
+        return self._answer_as_is(api, upstream.status_code, upstream.headers, data)
 
     async def health(self, request: Request) -> Response:
         workers = self.pool.workers if self.pool is not None else 0
@@ -161,10 +170,8 @@ class Proxy:
         warm = _warm(restorers, args=masking.may_call_tools(body))
         content = dump(masked.body).encode("utf-8")
         stream = isinstance(body, dict) and body.get("stream") is True
-        upstream_request = self.client.build_request("POST", self._url(path, request), content=content,
-                                                     headers=_upstream_headers(request.headers))
         try:
-            upstream = await self.client.send(upstream_request, stream=stream)
+            upstream = await self._send("POST", self._url(path, request), _upstream_headers(request.headers), content)
         except httpx.TimeoutException:
             return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
         except httpx.TransportError as error:
