@@ -114,3 +114,19 @@ def test_fakes_that_could_not_be_had_ahead_are_computed_by_the_pass():
     helped = pseudonymise(TEXT, vault, RedactOptions(), parallel=Busy())
     alone = pseudonymise(TEXT, vault, RedactOptions())
     assert (helped.text, helped.vault.entries) == (alone.text, alone.vault.entries)
+
+
+def test_a_candidate_computed_ahead_is_the_one_the_pass_checks_and_uses():
+    iban = "FR76 3000 6000 0112 3456 7890 189"
+
+    class Marked:
+        detect_spans = staticmethod(detect_spans)
+
+        @staticmethod
+        def prefetch(key, wanted):
+            assert ("iban", iban) in wanted
+            return lambda: {("fake:iban", iban): ["FR12 MARKED CANDIDATE"]}
+
+    result = pseudonymise(TEXT, Vault.new(), RedactOptions(), parallel=Marked())
+    assert "FR12 MARKED CANDIDATE" in result.text and iban not in result.text
+    assert result.vault.entries["FR12 MARKED CANDIDATE"] == iban

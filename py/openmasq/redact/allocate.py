@@ -37,7 +37,7 @@ CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "usernam
 _NUMERIC_PART = deferred(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
 
 # Candidates computed ahead, elsewhere (the proxy's helper process, while this pass allocates
-# the names): for a (kind, value), the first attempts' candidates in order, None where the
+# the names): for a (purpose, value), the first attempts' candidates in order, None where the
 # generator refused the value. A candidate is what that attempt computes here (same seed, same
 # generator); accepting or rejecting it stays here, in order, so the outcome is unchanged.
 Prefetched = Mapping[tuple[str, str], Sequence[str | None]]
@@ -121,14 +121,15 @@ def prefetch_candidates(key: str, wanted: list[tuple[str, str]]) -> dict[tuple[s
     Prefetch does elsewhere."""
     out: dict[tuple[str, str], list[str | None]] = {}
     for kind, value in wanted:
+        purpose = "fake:" + kind
         candidates: list[str | None] = []
         for attempt in range(PREFETCH_ATTEMPTS):
-            candidate = _candidate(key, "fake:" + kind, value, attempt,
+            candidate = _candidate(key, purpose, value, attempt,
                                    lambda rng, kind=kind, value=value: fakes.fake_for(kind, value, rng))
             candidates.append(candidate)
             if candidate is None:
                 break
-        out[(kind, value)] = candidates
+        out[(purpose, value)] = candidates
     return out
 
 
@@ -150,7 +151,7 @@ def _fake_substitute(span: Span, context: Context) -> str:
 def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[..., str]) -> str | None:
     """The first acceptable fake over the attempts; a generator that cannot shape this value
     (an odd format it does not parse) yields no fake, and the caller falls back to a marker."""
-    ahead = context.prefetched.get((purpose.removeprefix("fake:"), real), ()) if purpose.startswith("fake:") else ()
+    ahead = context.prefetched.get((purpose, real), ())
     for attempt in range(MAX_ATTEMPTS):
         if attempt < len(ahead):
             candidate = ahead[attempt]
