@@ -3,9 +3,10 @@ through `openmasq proxy` in the same run, with ~2 kB prompts from our corpus.
 
     /work/devvenv/bin/python bench/proxy.py [--requests 200] [--streams 30] [--ttft-ms 150] [--conversations 12]
 
-The main rows send all-different prompts without a session (nothing to reuse). A separate row
-replays multi-turn conversations the way chat clients send them: the whole history every turn,
-under one session header, so the proxy's per-session detection cache is measured apart."""
+The main rows send all-different prompts without a session (nothing to reuse). Separate rows
+replay multi-turn conversations the way chat clients send them: the whole history every turn,
+under one session header (the session's detection cache and vault), then again without it (a
+vault per request, the detection cache shared by such requests), so the caches are measured apart."""
 
 from __future__ import annotations
 
@@ -153,11 +154,12 @@ def conversations(count: int, seed: int = 13) -> list[list[str]]:
     return [[joined_messages(texts, rng, PROMPT_CHARS // 4) for _ in range(TURNS)] for _ in range(count)]
 
 
-def replay_conversation(client: httpx.Client, base: str, proxied: str, turns: list[str], session: str,
+def replay_conversation(client: httpx.Client, base: str, proxied: str, turns: list[str], session: str | None,
                         ) -> tuple[list[float], list[float], list[int]]:
     """One conversation, turn by turn, its whole history in every request (as chat clients do),
-    sent directly and through the proxy under one session; the history holds the replies the
-    client got through the proxy."""
+    sent directly and through the proxy, under one session when `session` is given; the history
+    holds the replies the client got through the proxy."""
+    headers = {SESSION_HEADER: session} if session else {}
     messages: list[dict[str, str]] = [{"role": "system", "content": SYSTEM_PROMPT}]
     direct, through, sizes = [], [], []
     for turn in turns:
@@ -168,7 +170,7 @@ def replay_conversation(client: httpx.Client, base: str, proxied: str, turns: li
         client.post(f"{base}/chat/completions", json=body).raise_for_status()
         direct.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        response = client.post(f"{proxied}/chat/completions", json=body, headers={SESSION_HEADER: session})
+        response = client.post(f"{proxied}/chat/completions", json=body, headers=headers)
         through.append((time.perf_counter() - start) * 1000)
         response.raise_for_status()
         messages.append({"role": "assistant", "content": response.json()["choices"][0]["message"]["content"]})
@@ -247,17 +249,21 @@ def main() -> None:
                 for prompt in stream_bodies:
                     ttft_direct.append(time_to_first_token(client, upstream.base_url, prompt))
                     ttft_through.append(time_to_first_token(client, proxied, prompt))
-                multi: tuple[list[float], list[float], list[int]] = ([], [], [])
-                for n, turns in enumerate(conversations(args.conversations)):
-                    for collected, got in zip(multi, replay_conversation(client, upstream.base_url, proxied, turns,
-                                                                         f"bench-{n}"), strict=True):
-                        collected.extend(got)  # type: ignore[arg-type]
+                multi: dict[bool, tuple[list[float], list[float], list[int]]] = {True: ([], [], []),
+                                                                                 False: ([], [], [])}
+                for named in (True, False):
+                    for n, turns in enumerate(conversations(args.conversations)):
+                        replayed = replay_conversation(client, upstream.base_url, proxied, turns,
+                                                       f"bench-{n}" if named else None)
+                        for collected, got in zip(multi[named], replayed, strict=True):
+                            collected.extend(got)  # type: ignore[arg-type]
         finally:
             process.terminate()
             process.wait(timeout=20)
     hop = [t - d for d, t in zip(hop_direct, hop_through, strict=True)]
     report(args, bodies, workers, direct, through, engine_alone(bodies, workers), hop, ttft_direct, ttft_through)
-    report_conversations(*multi)
+    report_conversations("under a session header", *multi[True])
+    report_conversations("without a session header", *multi[False])
 
 
 def report(args: argparse.Namespace, bodies: list[str], workers: int, direct: list[float], through: list[float],
@@ -294,14 +300,13 @@ def report(args: argparse.Namespace, bodies: list[str], workers: int, direct: li
 
 
 
-def report_conversations(direct: list[float], through: list[float], sizes: list[int]) -> None:
+def report_conversations(how: str, direct: list[float], through: list[float], sizes: list[int]) -> None:
     if not direct:
         return
     added = [t - d for d, t in zip(direct, through, strict=True)]
     print()
-    print(f"multi-turn ({len(direct) // TURNS} conversations x {TURNS} turns, whole history re-sent under a session "
-          f"header: {statistics.mean(sizes) / 1000:.1f}k chars per request on average, "
-          f"{max(sizes) / 1000:.1f}k at most)")
+    print(f"multi-turn ({len(direct) // TURNS} conversations x {TURNS} turns, whole history re-sent {how}: "
+          f"{statistics.mean(sizes) / 1000:.1f}k chars per request on average, {max(sizes) / 1000:.1f}k at most)")
     for q in (50, 95):
         d, p = percentile(direct, q), percentile(through, q)
         print(f"{f'latency p{q} (ms)':28}{d:10.1f}{p:10.1f}{p - d:10.1f}")

@@ -6,6 +6,7 @@ restorers are built again only when its vault changed."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,8 @@ from test_proxy_upstream import Reply, RunningProxy, ScriptedUpstream, last_user
 
 from openmasq.proxy import masking
 from openmasq.proxy.sessions import IDLE_SECONDS, TRIM_EVERY, SessionError, SessionStore
-from openmasq.redact import RedactOptions, Vault
+from openmasq.redact import RedactOptions, SpanCache, Vault
+from openmasq.redact.pseudonymise import detect_spans
 
 FIRSTS = ["Marie", "Jean", "Claire", "Paul", "Sophie", "Luc", "Camille", "Louis", "Julie", "Thomas"]
 LASTS = ["Dupont", "Martin", "Bernard", "Durand", "Lefebvre", "Moreau", "Laurent", "Simon", "Michel", "Garcia"]
@@ -93,6 +95,19 @@ def test_a_session_detects_a_re_sent_history_once_and_masks_it_as_before(proxy, 
     chat(proxy, openai_body({"role": "user", "content": "Bonjour"}), **session("other"))
     assert "conv" not in proxy.proxy.sessions  # its detections went with it
     assert len(proxy.proxy.sessions.get("conv").spans) == 0
+
+
+def test_requests_without_a_session_share_their_detections_but_keep_no_vault(proxy, upstream):
+    first = {"role": "user", "content": "Écris à Marie Dupont (marie.dupont@karl-studio.fr) de Karl Studio SAS."}
+    chat(proxy, openai_body(first))
+    shared = proxy.proxy.sessions.shared_spans
+    assert len(shared) == 1
+    reply = {"role": "assistant", "content": "C'est fait pour Marie Dupont."}
+    chat(proxy, openai_body(first, reply, {"role": "user", "content": "Merci, et rappelle Jean Martin."}))
+    assert len(shared) == 3  # the re-sent first turn was detected once
+    assert len(proxy.proxy.sessions) == 0  # and no vault was kept
+    assert_only_fakes_went_upstream(upstream, ("Marie Dupont", "marie.dupont@karl-studio.fr", "Karl Studio",
+                                               "Jean Martin"))
 
 
 def test_a_session_is_evicted_after_an_hour_of_silence_and_not_before(proxy, upstream, clock):
@@ -289,3 +304,21 @@ def test_restorers_serve_a_vault_only_with_the_same_substitutes_and_kinds():
     rekinded.kinds["Claire Lefèvre"] = "org"
     assert not restorers.serves(rekinded)
     assert restorers.text().restore("Voir Claire Lefèvre.") == "Voir Marie Dupont."
+
+
+def test_a_span_cache_shared_by_threads_gives_each_its_spans_and_stores_each_text_once():
+    texts = [f"Écris à Marie Dupont, dossier {n}, tél. 06 12 34 56 {n:02d}." for n in range(12)]
+    cache = SpanCache()
+    got: dict[int, list] = {}
+
+    def detect(i: int) -> None:
+        got[i] = cache.spans(texts[i % len(texts)], RedactOptions())
+
+    threads = [threading.Thread(target=detect, args=(i,)) for i in range(48)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(cache) == len(texts)
+    assert cache.chars == sum(len(t) for t in texts)
+    assert all(got[i] == detect_spans(texts[i % len(texts)], RedactOptions()) for i in range(48))

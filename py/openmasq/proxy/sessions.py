@@ -22,6 +22,10 @@ MAX_SESSION_ID = 200  # characters; a longer header is refused rather than store
 # costs ~0.5 ms), so the overshoot is at most TRIM_EVERY requests' texts.
 MAX_CACHED_CHARS = 32_000_000
 TRIM_EVERY = 32
+# Requests without a session header share one detection cache (detection reads only the text
+# and the options, never the vault): a tool that re-sends its whole history without the header
+# gets each old message's detection back, while each request keeps a vault of its own.
+SHARED_CACHE_CHARS = 4_000_000
 
 
 class SessionError(ValueError):
@@ -58,10 +62,11 @@ class SessionStore:
         self._max_cached_chars = max_cached_chars
         self._since_trim = 0
         self._sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
+        self.shared_spans = SpanCache(SHARED_CACHE_CHARS)  # used by requests of several threads at once
 
     def get(self, session_id: str | None) -> Session:
         """The session's vault holder (created on first use); without an id, a fresh one that
-        is not kept."""
+        is not kept (with the shared detection cache)."""
         now = self._clock()
         self._evict(now)
         self._since_trim += 1
@@ -69,7 +74,7 @@ class SessionStore:
             self._since_trim = 0
             self.trim_detection_caches()
         if session_id is None:
-            return Session(Vault.new(), now, named=False)
+            return Session(Vault.new(), now, named=False, spans=self.shared_spans)
         if not session_id or len(session_id) > MAX_SESSION_ID or not session_id.isprintable():
             raise SessionError(f"the {SESSION_HEADER} header must be 1 to {MAX_SESSION_ID} printable characters")
         session = self._sessions.get(session_id)

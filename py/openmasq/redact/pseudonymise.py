@@ -5,6 +5,7 @@ replaced by the returned one when the whole pass succeeded."""
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,29 +57,35 @@ class Parallel(Protocol):
 class SpanCache:
     """The spans detected in texts already seen, least recently used first out. Detection reads
     only the text and the options, never the vault, so a cached result is the one a new pass
-    would find; allocation, substitution and the final check still run on every pass."""
+    would find; allocation, substitution and the final check still run on every pass. Safe to
+    share between threads (a shell's concurrent requests): the table is read and written under
+    a lock, detection runs outside it."""
 
     def __init__(self, max_chars: int = SPAN_CACHE_CHARS) -> None:
         self.max_chars = max_chars
         self.chars = 0
         self._spans: OrderedDict[tuple[RedactOptions, str], tuple[Span, ...]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._spans)
 
     def spans(self, text: str, options: RedactOptions, detect: Detect | None = None) -> list[Span]:
         key = (options, text)
-        found = self._spans.get(key)
-        if found is not None:
-            self._spans.move_to_end(key)
-            return list(found)
+        with self._lock:
+            found = self._spans.get(key)
+            if found is not None:
+                self._spans.move_to_end(key)
+                return list(found)
         spans = (detect or detect_spans)(text, options)
         if len(text) <= self.max_chars:
-            self._spans[key] = tuple(spans)
-            self.chars += len(text)
-            while self.chars > self.max_chars:
-                (_, oldest), _ = self._spans.popitem(last=False)
-                self.chars -= len(oldest)
+            with self._lock:
+                if key not in self._spans:  # another thread may have stored it meanwhile
+                    self._spans[key] = tuple(spans)
+                    self.chars += len(text)
+                while self.chars > self.max_chars:
+                    (_, oldest), _ = self._spans.popitem(last=False)
+                    self.chars -= len(oldest)
         return spans
 
 
