@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from openmasq.proxy import pool as pool_module
 from openmasq.proxy.pool import MIN_OFFLOAD_CHARS, DetectionPool
 from openmasq.redact import RedactOptions, Span, Vault, pseudonymise
+from openmasq.redact.detect import detect_names_and_orgs
 from openmasq.redact.evaluate import joined_messages, parse_jsonl
 from openmasq.redact.pseudonymise import detect_spans
 
@@ -95,13 +97,24 @@ def test_a_dead_helper_is_retired_and_detection_goes_on_here(pool, caplog):
 
 
 def test_a_failure_in_the_helper_runs_its_half_here_and_keeps_the_helper(monkeypatch):
+    calls = []
+
     def broken(view, known_names):
         raise MemoryError("the helper's half failed")
 
-    monkeypatch.setattr(pool_module, "detect_names_and_orgs", broken)  # what the forked helper will run
+    def counted(text, options, *, offload=None):
+        calls.append(offload is not None)
+        return detect_spans(text, options, offload=offload)
+
+    monkeypatch.setitem(pool_module._JOBS, "names", broken)  # what the forked helper will run
+    monkeypatch.setattr(pool_module, "detect_spans", counted)
     failing = DetectionPool(1)
+    replies = []
+    reply = failing._reply
+    monkeypatch.setattr(failing, "_reply", lambda helper, job_id: replies.append(reply(helper, job_id)) or replies[-1])
     try:
         assert spans_alike(failing.detect_spans(LONG, RedactOptions()), detect_spans(LONG, RedactOptions()))
+        assert calls == [True] and replies == [None]  # sent away, failed there, done here
         assert failing.workers == 1
     finally:
         failing.close()
@@ -127,3 +140,25 @@ def test_passes_with_the_pool_give_the_text_and_vault_of_passes_alone(pool):
             assert with_pool.vault.entries == without.vault.entries
             helped, alone = with_pool.vault, without.vault
     assert pool.workers == 1
+
+
+def test_a_failure_while_waiting_still_reads_the_helpers_reply_so_the_next_text_gets_its_own(monkeypatch):
+    def slow(view, known_names):
+        time.sleep(0.3)  # still at it when the waiting side starts its own work
+        return detect_names_and_orgs(view, known_names)
+
+    def failing(view):
+        raise RuntimeError("failed while waiting")
+
+    monkeypatch.setitem(pool_module._JOBS, "names", slow)
+    slow_pool = DetectionPool(1)
+    try:
+        monkeypatch.setattr(pool_module, "prepare_pass", failing)
+        with pytest.raises(RuntimeError, match="failed while waiting"):
+            slow_pool.detect_spans(LONG, RedactOptions())
+        monkeypatch.undo()
+        other = corpus_texts(1)[0]
+        assert spans_alike(slow_pool.detect_spans(other, RedactOptions()), detect_spans(other, RedactOptions()))
+        assert slow_pool.workers == 1
+    finally:
+        slow_pool.close()

@@ -12,6 +12,7 @@ made before the server starts its threads, and forking a process with threads is
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import os
@@ -60,6 +61,7 @@ class DetectionPool:
         self._idle: queue.SimpleQueue[_Helper] = queue.SimpleQueue()
         self._helpers: list[_Helper] = []
         self._lock = threading.Lock()  # requests run in threads: two may retire helpers at once
+        self._job_ids = itertools.count()
         for _ in range(workers):
             ours, theirs = context.Pipe()
             inherited = [helper.conn for helper in self._helpers] + [ours]
@@ -100,20 +102,29 @@ class DetectionPool:
             helper = self._idle.get_nowait()
         except queue.Empty:  # every helper busy with another request: this one works alone
             return _nothing
+        job_id = next(self._job_ids)
         try:
-            helper.conn.send((job, args))
+            helper.conn.send((job_id, job, args))
         except (OSError, ValueError) as error:
             self._retire(helper, type(error).__name__)
             return _nothing
-        return lambda: self._collect(helper, meanwhile)
+        return lambda: self._collect(helper, job_id, meanwhile)
 
-    def _collect(self, helper: _Helper, meanwhile: Callable[[], None] | None) -> Any:
+    def _collect(self, helper: _Helper, job_id: int, meanwhile: Callable[[], None] | None) -> Any:
         try:
             if meanwhile is not None and not helper.conn.poll(0):
                 meanwhile()
+        finally:  # the reply is read whatever happens meanwhile: never left for the next job
+            result = self._reply(helper, job_id)
+        return result
+
+    def _reply(self, helper: _Helper, job_id: int) -> Any:
+        try:
             if not helper.conn.poll(REPLY_TIMEOUT):
                 raise TimeoutError
-            status, result = helper.conn.recv()
+            answered, status, result = helper.conn.recv()
+            if answered != job_id:  # defence in depth: a reply is never taken for another job's
+                raise ValueError("a reply to another job")
         except (OSError, EOFError, TimeoutError, ValueError) as error:
             self._retire(helper, type(error).__name__)
             return None
@@ -144,18 +155,18 @@ _JOBS: dict[str, Callable[..., object]] = {"names": detect_names_and_orgs, "fake
 
 
 def _serve(conn: Connection, inherited: list[Connection]) -> None:
-    """A helper's loop: (job, arguments) in, ("ok", result) or ("error", type) out, until the
-    server's end closes."""
+    """A helper's loop: (id, job, arguments) in, (id, "ok", result) or (id, "error", type) out,
+    until the server's end closes."""
     for other in inherited:  # the server's ends, copied by the fork: only the server holds them
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which closes our pipe
     while True:
         try:
-            job, args = conn.recv()
+            job_id, job, args = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, object] = ("ok", _JOBS[job](*args))
+            reply: tuple[int, str, object] = (job_id, "ok", _JOBS[job](*args))
         except Exception as error:  # the caller does the work again and raises it there
-            reply = ("error", type(error).__name__)
+            reply = (job_id, "error", type(error).__name__)
         conn.send(reply)
