@@ -4,12 +4,14 @@ what must not be read as a company."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scaling import assert_linear
 
+from openmasq.redact import orgs
 from openmasq.redact.orgs import detect_orgs
 
 
@@ -203,6 +205,40 @@ def test_everyday_titles_people_and_brand_entities_are_not_companies(text: str) 
 def test_a_company_found_with_its_legal_form_is_found_again_without_it() -> None:
     text = "Karl Studio SAS a signé. Le contrat avec Karl Studio court un an."
     assert values(text) == ["Karl Studio SAS", "Karl Studio"]
+
+
+@pytest.mark.parametrize("spelled", ["Karl  Studio", "Karl\tStudio", "Karl \t Studio"])
+def test_an_echo_allows_one_to_three_spaces_or_tabs_between_words(spelled: str) -> None:
+    assert values(f"Karl Studio SAS a signé. Le contrat avec {spelled} court un an.") == ["Karl Studio SAS", spelled]
+
+
+def _echoes_as_a_pattern_finds_them(text: str, names: list[str]) -> list[tuple[int, int]]:
+    """The echo search's definition: one alternation, names tried longest spelling first."""
+    spelled = sorted((r"[ \t]{1,3}".join(map(re.escape, name.split())) for name in names), key=len)
+    pattern = re.compile(r"(?<![\w@./-])(?:" + "|".join(reversed(spelled)) + r")(?![\w@-])")
+    return [m.span() for m in pattern.finditer(text)]
+
+
+_ECHO_WORDS = ["Karl", "Studio", "Group", "A&B", "Müller", "K.", "S3", "(Pty)"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_ECHO_WORDS), min_size=1, max_size=3).map(" ".join), min_size=1,
+                max_size=4),
+       st.lists(st.sampled_from([*_ECHO_WORDS, " ", "  ", "   ", "    ", "\t", " \t ", ".", "@", "/", "-", "_",
+                                 "x", "é", "1"]), max_size=40).map("".join),
+       st.sampled_from([" ", "  ", "   ", "    ", "\t", " \t ", "\t\t\t\t", "\n"]))
+def test_the_echo_search_finds_what_the_pattern_of_its_definition_finds(names: list[str], text: str,
+                                                                       gap: str) -> None:
+    half = len(text) // 2
+    text = text[:half] + names[-1].replace(" ", gap) + text[half:]
+    ranked = list(reversed(sorted((name.split() for name in names), key=orgs._echo_rank)))
+    assert orgs._first_echoes(text, ranked) == _echoes_as_a_pattern_finds_them(text, names)
+
+
+def test_of_two_echoes_starting_at_one_word_the_longer_name_wins() -> None:
+    text = "Karl Studio SAS et Karl Studio Group SA ont signé ; Karl Studio Group paiera, Karl Studio aussi."
+    assert values(text) == ["Karl Studio SAS", "Karl Studio Group SA", "Karl Studio Group", "Karl Studio"]
 
 
 def test_a_company_mail_domain_names_the_company_where_the_text_spells_it() -> None:

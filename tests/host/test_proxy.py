@@ -7,7 +7,10 @@ from __future__ import annotations
 import gc
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -313,3 +316,40 @@ def test_warming_the_engine_loads_it_and_puts_what_it_loaded_out_of_the_collecto
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+# Caches of the kept kind that grow by design after warming: one entry per character seen, or per
+# locale tag (microseconds each); the data sets (keyed by a list file, a language, a country) must not.
+_GROWING_BY_DESIGN = ("openmasq.redact.text._folded_char", "openmasq.redact.text._char_class",
+                      "openmasq.redact.text._spellings", "openmasq.redact.fakes.names.language_of")
+_LOADS_AFTER_WARMING = """
+import json, sys
+from openmasq.proxy.app import warm_engine
+from openmasq.redact import RedactOptions, Restorer, Vault, pseudonymise
+from openmasq.redact.caches import KEPT, memo_caches
+warm_engine(RedactOptions())
+def sizes():
+    return {name: cache.cache_info().currsize for name, cache in memo_caches().items() if name in KEPT}
+before = sizes()
+for path in sys.argv[1:]:
+    for line in open(path, encoding="utf-8").read().splitlines()[:60]:
+        try:
+            result = pseudonymise(json.loads(line)["text"], Vault.new(), RedactOptions())
+        except Exception:
+            continue
+        Restorer(result.vault).restore(result.text)
+after = sizes()
+print(json.dumps({name: [before.get(name, 0), size] for name, size in after.items() if size != before.get(name, 0)}))
+"""
+
+
+def test_after_warming_no_request_loads_data_whatever_its_language():
+    # In a fresh interpreter: this one has loaded everything already, so the test could not fail here.
+    root = Path(__file__).resolve().parents[2]
+    corpora = sorted(str(p) for p in (root / "tests" / "data" / "corpus").glob("*.jsonl"))
+    assert len(corpora) >= 5
+    run = subprocess.run([sys.executable, "-c", _LOADS_AFTER_WARMING, *corpora], capture_output=True, text=True,
+                         cwd=root / "py", timeout=300, check=True)
+    grew = json.loads(run.stdout.splitlines()[-1])
+    loaded_late = {name: sizes for name, sizes in grew.items() if name not in _GROWING_BY_DESIGN}
+    assert loaded_late == {}

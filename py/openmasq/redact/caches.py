@@ -65,3 +65,15 @@ def forget_values() -> int:
         cache.cache_clear()
     re.purge()
     return len(forgotten)
+
+
+def load_data() -> None:
+    """Load now every data set the kept caches would load on first use (lexicon lists, name
+    pools of every language, every country's towns): a server calls this before its first
+    request, so that none pays for it (importing a language's Faker lists ~0.1 s) and all
+    of it can be moved out of the garbage collector's sight at once (proxy.warm_engine)."""
+    from . import lexicon
+    from .fakes import places
+
+    lexicon.load_all()
+    places.load_all()

@@ -196,6 +196,24 @@ def _paragraphs(name: str) -> list[str]:
     return paragraphs
 
 
+# How each list file is read: these two as word lists, these as paragraphs of words, any other
+# as a comma-separated list.
+_WORD_LISTS = ("stopwords.txt",)
+_PARAGRAPH_LISTS = ("tickers.txt", "service_domains.txt")
+
+
+def load_all() -> None:
+    """Read every list file and name index now rather than on first use: a server does this before
+    its first request (proxy.warm_engine), so that no request pays for it."""
+    for entry in sorted((resources.files("openmasq.redact") / "data" / "lexicon").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".txt") and entry.name not in _WORD_LISTS + _PARAGRAPH_LISTS:
+            _comma_set(entry.name)
+    for name in _WORD_LISTS:
+        _word_set(name)
+    for loader in (_tickers, _service_domains, _compact_generic, _everyday_name_words, _common_words, _extras):
+        loader()
+
+
 @cache
 def _comma_set(name: str) -> frozenset[str]:
     """A comma-separated list file as a set of lookup keys."""

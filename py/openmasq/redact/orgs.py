@@ -431,10 +431,63 @@ def _echo_spans(text: str, found: list[_Found]) -> list[_Found]:
             cores.append(core)
     if not cores:
         return []
-    # One pass for all names, longest first so that "Karl Studio Group" wins over "Karl Studio".
-    spelled = sorted((r"[ \t]{1,3}".join(map(re.escape, c.split())) for c in cores[:_MAX_ECHOED_NAMES]), key=len)
-    pattern = re.compile(r"(?<![\w@./-])(?:" + "|".join(reversed(spelled)) + r")(?![\w@-])")
-    return [_Found(m.start(), m.end(), "context", 0.8) for m in pattern.finditer(text)]
+    # Longest first, so that "Karl Studio Group" wins over "Karl Studio" where both match.
+    names = [core.split() for core in cores[:_MAX_ECHOED_NAMES]]
+    ranked = list(reversed(sorted(names, key=_echo_rank)))  # of equal ranks, the later name first
+    return [_Found(start, end, "context", 0.8) for start, end in _first_echoes(text, ranked)]
+
+
+def _echo_rank(words: list[str]) -> int:
+    """The length of the name as a pattern would spell it (escaped words, each gap allowing one to
+    three spaces or tabs): the order the echoes have always been tried in."""
+    return sum(len(re.escape(word)) for word in words) + len(r"[ \t]{1,3}") * (len(words) - 1)
+
+
+def _first_echoes(text: str, names: list[list[str]]) -> list[tuple[int, int]]:
+    """Left to right, without overlaps, where one of `names` (each a list of words) is written
+    with one to three spaces or tabs between its words and stands alone (not glued to a word,
+    an address or a path); where several match at one place, the first of `names` wins. Plain
+    string searches: no pattern is compiled per text (one cost ~0.2 ms on each prompt)."""
+    found: dict[int, tuple[int, int]] = {}  # start -> (rank of the name, end)
+    for rank, words in enumerate(names):
+        start = text.find(words[0])
+        while start >= 0:
+            end = _echo_end(text, start, words)
+            if end is not None and (start not in found or found[start][0] > rank):
+                found[start] = (rank, end)
+            start = text.find(words[0], start + 1)
+    out: list[tuple[int, int]] = []
+    cursor = 0
+    for start in sorted(found):
+        if start >= cursor:
+            cursor = found[start][1]
+            out.append((start, cursor))
+    return out
+
+
+def _echo_end(text: str, start: int, words: list[str]) -> int | None:
+    """Where `words` spelled from `start` end, or None when they are not there, standing alone."""
+    if start > 0 and _glued_before(text[start - 1]):
+        return None
+    end = start + len(words[0])
+    for word in words[1:]:
+        gap = end
+        while gap < len(text) and gap - end < 4 and text[gap] in " \t":
+            gap += 1
+        if not 1 <= gap - end <= 3 or not text.startswith(word, gap):
+            return None
+        end = gap + len(word)
+    if end < len(text) and _glued_after(text[end]):
+        return None
+    return end
+
+
+def _glued_before(ch: str) -> bool:
+    return ch.isalnum() or ch in "_@./-"
+
+
+def _glued_after(ch: str) -> bool:
+    return ch.isalnum() or ch in "_@-"
 
 
 def _domain_name_spans(text: str) -> list[_Found]:

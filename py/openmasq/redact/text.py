@@ -47,7 +47,8 @@ def strip_accents(value: str) -> str:
 @lru_cache(maxsize=65536)
 def fold(value: str) -> str:
     """Case-, accent- and separator-insensitive form used to compare spellings of one value."""
-    value = value.translate(_NO_ZERO_WIDTH)
+    if _ZERO_WIDTH_CHAR.search(value):  # rare: a search is ~20x faster than translating a whole text
+        value = value.translate(_NO_ZERO_WIDTH)
     return _SEPARATOR_RUN.sub(" ", strip_accents(value.casefold())).strip()
 
 

@@ -13,7 +13,7 @@ from ...patterns import deferred
 from ..text import strip_accents
 from . import _places_data as data
 from ._shape import DIGITS, UPPER, distinct, match_case, pick_near_length, redraw_digits, scramble
-from .names import fake_surname, pools
+from .names import LANGUAGE_LOCALES, fake_surname, pools
 
 FR_REGIONS = (
     "Auvergne-Rhône-Alpes", "Bourgogne-Franche-Comté", "Bretagne", "Centre-Val de Loire", "Corse",
@@ -219,6 +219,18 @@ def towns(country: str) -> tuple[Town, ...]:
 # Where a lone place name is looked for first; France first (the app is French-first), the big
 # Italian list (16,000 places) last so most look-ups never load it.
 _PLACE_COUNTRY_ORDER = ("FR", "BE", "CH", "DE", "AT", "ES", "GB", "US", "NL", "PT", "IT")
+
+
+def load_all() -> None:
+    """Every country's towns and place names, and the street names' first names, now rather than
+    on first use (see lexicon.load_all)."""
+    for country in _PLACE_COUNTRY_ORDER:
+        _place_keys(country)
+    for language in LANGUAGE_LOCALES:
+        _first_names(language)  # and the language's name pools
+    _french_towns_by_department()
+    _country_keys()
+    _french_divisions()
 
 
 @cache
