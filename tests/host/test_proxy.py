@@ -29,7 +29,8 @@ from test_proxy_upstream import (
 )
 
 from openmasq.chat.codecs import TextDelta, ToolCallAccumulator, ToolCallDelta, anthropic, openai
-from openmasq.proxy.app import warm_engine
+from openmasq.proxy import app as app_module
+from openmasq.proxy.app import INLINE_MAX_BYTES, warm_engine
 from openmasq.redact import RedactOptions
 
 LEAD = "Écris à "
@@ -310,6 +311,31 @@ def test_an_endpoint_the_proxy_cannot_redact_is_refused_and_nothing_is_forwarded
     assert upstream.received == []
 
 
+def test_a_small_body_is_redacted_on_the_event_loop_and_a_large_one_in_a_worker_thread(proxy, upstream,
+                                                                                      monkeypatch):
+    in_threads: list[str] = []
+    run = app_module.run_in_threadpool
+
+    async def watched(fn, *args, **kwargs):
+        in_threads.append(fn.__name__)
+        return await run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(app_module, "run_in_threadpool", watched)
+    assert chat(proxy, openai_body()).json()["choices"][0]["message"]["content"] == f"Reçu : {TEXT}"
+    assert "redact_body" not in in_threads
+    long_text = TEXT + " Suite du dossier." * (INLINE_MAX_BYTES // 16)
+    answer = chat(proxy, openai_body({"role": "user", "content": long_text}))
+    assert answer.json()["choices"][0]["message"]["content"] == f"Reçu : {long_text}"
+    assert in_threads.count("redact_body") == 1
+    assert_only_fakes_went_upstream(upstream)
+
+
+def test_a_redaction_that_starts_while_another_runs_goes_to_a_thread():
+    assert app_module._redacts_inline(2_000, others=0)
+    assert not app_module._redacts_inline(2_000, others=1)  # the loop stays free for the one running
+    assert not app_module._redacts_inline(INLINE_MAX_BYTES + 1, others=0)
+
+
 def test_warming_the_engine_loads_it_and_puts_what_it_loaded_out_of_the_collectors_sight():
     try:
         warm_engine(RedactOptions())
@@ -324,7 +350,8 @@ _GROWING_BY_DESIGN = ("openmasq.redact.text._folded_char", "openmasq.redact.text
                       "openmasq.redact.text._spellings", "openmasq.redact.fakes.names.language_of")
 _LOADS_AFTER_WARMING = """
 import json, sys
-from openmasq.proxy.app import warm_engine
+from openmasq.proxy import app as app_module
+from openmasq.proxy.app import INLINE_MAX_BYTES, warm_engine
 from openmasq.redact import RedactOptions, Restorer, Vault, pseudonymise
 from openmasq.redact.caches import KEPT, memo_caches
 warm_engine(RedactOptions())

@@ -1,21 +1,29 @@
 """The proxy's detection pool: half of each text's detection in a forked helper gives exactly
 the spans of a detection in one piece, fakes computed ahead there give exactly the substitutes
-of a pass alone, and a helper that fails or dies costs speed, never a detection."""
+of a pass alone, restorers built there restore as those built here, and a helper that fails
+or dies costs speed, never a detection nor a restored value."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+from test_proxy_upstream import Received, RunningProxy, ScriptedUpstream, last_user_text, openai_completion
 
+from openmasq.chat.codecs import TextDelta, openai
 from openmasq.proxy import pool as pool_module
+from openmasq.proxy.masking import built_restorers
 from openmasq.proxy.pool import MIN_OFFLOAD_CHARS, DetectionPool
-from openmasq.redact import RedactOptions, Span, Vault, pseudonymise
+from openmasq.redact import RedactOptions, Restorer, Span, Vault, pseudonymise
 from openmasq.redact.detect import detect_names_and_orgs
 from openmasq.redact.evaluate import joined_messages, parse_jsonl
 from openmasq.redact.pseudonymise import detect_spans
@@ -111,7 +119,8 @@ def test_a_failure_in_the_helper_runs_its_half_here_and_keeps_the_helper(monkeyp
     failing = DetectionPool(1)
     replies = []
     reply = failing._reply
-    monkeypatch.setattr(failing, "_reply", lambda helper, job_id: replies.append(reply(helper, job_id)) or replies[-1])
+    monkeypatch.setattr(failing, "_reply",
+                        lambda helper, job_id, timeout: replies.append(reply(helper, job_id, timeout)) or replies[-1])
     try:
         assert spans_alike(failing.detect_spans(LONG, RedactOptions()), detect_spans(LONG, RedactOptions()))
         assert calls == [True] and replies == [None]  # sent away, failed there, done here
@@ -162,3 +171,112 @@ def test_a_failure_while_waiting_still_reads_the_helpers_reply_so_the_next_text_
         assert slow_pool.workers == 1
     finally:
         slow_pool.close()
+
+
+# --- restorers built by a helper --------------------------------------------------------------------
+
+
+def test_restorers_built_by_a_helper_restore_every_text_as_those_built_here(pool):
+    vault = Vault.new()
+    texts = [*corpus_texts(12), LONG]
+    for text in texts:
+        vault = pseudonymise(text, vault, RedactOptions()).vault
+    job = pool.restorers(dict(vault.entries), dict(vault.kinds), args=True)
+    assert job is not None
+    text_restorer, args_restorer = job()
+    assert args_restorer is not None
+    for text in texts:
+        masked = pseudonymise(text, vault, RedactOptions()).text
+        escaped = json.dumps(masked)
+        assert text_restorer.restore(masked) == Restorer(vault).restore(masked)
+        assert args_restorer.restore(escaped) == Restorer(vault, args=True).restore(escaped)
+    assert Restorer(vault).restore(pseudonymise(LONG, vault, RedactOptions()).text) == LONG
+    assert pool.workers == 1
+
+
+def test_restorers_of_a_copy_of_the_substitutes_alone_are_those_of_the_vault():
+    vault = pseudonymise(LONG, Vault.new(), RedactOptions()).vault
+    text, args = built_restorers(dict(vault.entries), dict(vault.kinds), False)
+    masked = pseudonymise(LONG, vault, RedactOptions()).text
+    assert args is None
+    assert text.restore(masked) == LONG
+
+
+MAIL = "Écris à Marie Dupont (marie.dupont@karl-studio.fr) chez Karl Studio SAS, merci."
+EMAIL = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,4}")
+
+
+def mail_tool_call(received: Received):
+    """The scripted model calls a tool with the fake e-mail it was sent."""
+    address = EMAIL.search(last_user_text(received))
+    assert address is not None
+    return openai_completion("", [("call_1", "send_mail", json.dumps({"to": address.group()}))])
+
+
+def relay_three_answers(pool: DetectionPool, upstream: ScriptedUpstream) -> None:
+    """A whole answer, a streamed one and a tool call's arguments, each restored."""
+    body = {"model": "scripted", "messages": [{"role": "user", "content": MAIL}]}
+    with RunningProxy(upstream.base_url, pool=pool) as proxy:
+        url = f"{proxy.base_url}/chat/completions"
+        whole = httpx.post(url, json=body, timeout=60)
+        assert whole.json()["choices"][0]["message"]["content"] == f"Reçu : {MAIL}"
+        decoder = openai.StreamDecoder()
+        with httpx.stream("POST", url, json={**body, "stream": True}, timeout=60) as response:
+            events = [event for chunk in response.iter_bytes() for event in decoder.feed(chunk)]
+        assert "".join(e.text for e in events + decoder.close() if isinstance(e, TextDelta)) == f"Reçu : {MAIL}"
+        upstream.script = mail_tool_call
+        tools = [{"type": "function", "function": {"name": "send_mail", "parameters": {"type": "object"}}}]
+        called = httpx.post(url, json={**body, "tools": tools}, timeout=60).json()
+        arguments = called["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]
+        assert json.loads(arguments) == {"to": "marie.dupont@karl-studio.fr"}
+    wire = upstream.wire_text()
+    assert "Marie Dupont" not in wire and "marie.dupont@karl-studio.fr" not in wire
+
+
+@pytest.fixture
+def upstream() -> Iterator[ScriptedUpstream]:
+    with ScriptedUpstream() as up:
+        yield up
+
+
+def test_through_the_proxy_a_helper_builds_the_restorers_of_each_answer(pool, upstream, monkeypatch):
+    jobs = []
+    start = pool.restorers
+
+    def watched(entries, kinds, *, args):
+        jobs.append(start(entries, kinds, args=args))
+        return jobs[-1]
+
+    monkeypatch.setattr(pool, "restorers", watched)
+    relay_three_answers(pool, upstream)
+    assert len(jobs) == 3 and all(job is not None for job in jobs)  # each answer's, on the helper
+    assert pool.workers == 1
+
+
+def test_a_helper_that_fails_to_build_restorers_leaves_them_to_the_server_and_stays(upstream, monkeypatch):
+    def broken(entries, kinds, args):
+        raise MemoryError("the helper could not build them")
+
+    monkeypatch.setitem(pool_module._JOBS, "restorers", broken)  # what the forked helper will run
+    failing = DetectionPool(1)
+    try:
+        relay_three_answers(failing, upstream)
+        assert failing.workers == 1
+    finally:
+        failing.close()
+
+
+def test_a_helper_that_dies_building_restorers_is_retired_and_every_answer_is_still_restored(upstream, monkeypatch,
+                                                                                             caplog):
+    def dies(entries, kinds, args):
+        os._exit(3)
+
+    monkeypatch.setitem(pool_module._JOBS, "restorers", dies)
+    dying = DetectionPool(1)
+    try:
+        with caplog.at_level(logging.WARNING, logger="openmasq.proxy"):
+            relay_three_answers(dying, upstream)
+        assert dying.workers == 0
+        assert "detection helper stopped" in caplog.text
+    finally:
+        dying.close()

@@ -87,16 +87,20 @@ def test_a_cut_reply_ends_without_the_final_chunk():
 
 class RunningProxy:
     """`with RunningProxy(upstream_url) as proxy:` serves the proxy app on 127.0.0.1 (ephemeral
-    port) in a thread; proxy.base_url is what an SDK takes, proxy.app.state.proxy the Proxy."""
+    port) in a thread; proxy.base_url is what an SDK takes, proxy.app.state.proxy the Proxy.
+    `pool`: a DetectionPool lent to the app (the caller closes it)."""
 
-    def __init__(self, upstream: str, *, clock: Callable[[], float] | None = None, **config: Any) -> None:
+    def __init__(self, upstream: str, *, clock: Callable[[], float] | None = None, pool: Any = None,
+                 **config: Any) -> None:
         import socket
 
         import uvicorn
 
         from openmasq.proxy.app import ProxyConfig, create_app
 
-        kwargs = {"clock": clock} if clock is not None else {}
+        kwargs: dict[str, Any] = {"clock": clock} if clock is not None else {}
+        if pool is not None:
+            kwargs["pool"] = pool
         self.app = create_app(ProxyConfig(upstream, **config), **kwargs)
         # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so, and
         # without it every response pays a delayed-ACK stall.

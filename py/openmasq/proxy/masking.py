@@ -4,7 +4,7 @@ and restore the upstream's answer (whole or streamed) with the vault that reques
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
@@ -70,6 +70,10 @@ class Restorers:
         self._text: Restorer | None = None
         self._args: Restorer | None = None
 
+    def substitutes(self) -> tuple[dict[str, str], dict[str, str]]:
+        """What `built_restorers` needs to build these elsewhere (a helper process)."""
+        return self._entries, self._kinds
+
     def serves(self, vault: Vault) -> bool:
         """Whether these restorers restore `vault` exactly as ones built for it would."""
         return vault.entries == self._entries and vault.kinds == self._kinds
@@ -95,6 +99,26 @@ class Restorers:
         if args:
             self.args()
         return self
+
+    def adopt(self, built: tuple[Restorer, Restorer | None]) -> Restorers:
+        """Take what `built_restorers` built for this vault state elsewhere."""
+        text, args = built
+        if self._text is None:
+            self._text = text
+        if self._args is None and args is not None:
+            self._args = args
+        return self
+
+
+class _Substitutes(NamedTuple):
+    entries: dict[str, str]
+    kinds: dict[str, str]
+
+
+def built_restorers(entries: dict[str, str], kinds: dict[str, str], args: bool) -> tuple[Restorer, Restorer | None]:
+    """Restorers.build's work from a copy of the substitutes alone (a helper's job)."""
+    substitutes = _Substitutes(entries, kinds)
+    return Restorer(substitutes), (Restorer(substitutes, args=True) if args else None)
 
 
 def may_call_tools(body: object) -> bool:

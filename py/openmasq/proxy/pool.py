@@ -4,7 +4,10 @@ request's thread runs the other half (rules, user names); detect.gather puts the
 together in the order it always does, so the spans are those of a detection in one piece.
 Then, while the thread allocates the names' fakes, a helper computes the first candidates of
 the other fakes (allocate.prefetch_candidates), which the thread accepts or rejects in order
-as it would its own: the same substitutes, sooner.
+as it would its own: the same substitutes, sooner. Once the request is redacted, a helper
+builds the restorers of its answer while the upstream works (masking.built_restorers), off
+the server's interpreter lock, which a thread building them would hold while the server
+reads the answer.
 
 A helper that fails, stops or does not answer is retired and its half runs in the request's
 thread instead: only speed is lost, never a detection. No helper is forked again: the pool is
@@ -29,6 +32,7 @@ from ..redact import RedactOptions, Span
 from ..redact.allocate import Prefetched, prefetch_candidates
 from ..redact.detect import NamesAndOrgs, detect_names_and_orgs
 from ..redact.pseudonymise import detect_spans, prepare_pass
+from .masking import built_restorers
 
 log = logging.getLogger("openmasq.proxy")
 
@@ -50,6 +54,25 @@ def auto_workers() -> int:
 class _Helper:
     process: BaseProcess
     conn: Connection
+
+
+class Job:
+    """A job a helper is working on: call it for the result, which waits for the helper at
+    most `timeout` seconds (None: the helper failed, and was retired; the caller then does
+    the work itself). `fileno` becomes readable when the result is there."""
+
+    def __init__(self, pool: DetectionPool, helper: _Helper, job_id: int,
+                 meanwhile: Callable[[], None] | None = None) -> None:
+        self._pool = pool
+        self._helper = helper
+        self._job_id = job_id
+        self._meanwhile = meanwhile
+
+    def fileno(self) -> int:
+        return self._helper.conn.fileno()
+
+    def __call__(self, timeout: float = REPLY_TIMEOUT) -> Any:
+        return self._pool._collect(self._helper, self._job_id, self._meanwhile, timeout)
 
 
 class DetectionPool:
@@ -84,7 +107,11 @@ class DetectionPool:
 
     def prefetch(self, key: str, wanted: list[tuple[str, str]]) -> Callable[[], Prefetched | None]:
         """allocate's Prefetch: candidate fakes computed on a helper while the pass allocates names."""
-        return self._start("fakes", (key, wanted))
+        return self._start("fakes", (key, wanted)) or _nothing
+
+    def restorers(self, entries: dict[str, str], kinds: dict[str, str], *, args: bool) -> Job | None:
+        """masking.built_restorers on a helper; None when every helper is busy."""
+        return self._start("restorers", (entries, kinds, args))
 
     def close(self) -> None:
         for helper in list(self._helpers):
@@ -92,35 +119,34 @@ class DetectionPool:
 
     def _detect_names_and_orgs(self, view: str, known_names: tuple[str, ...]) -> Callable[[], NamesAndOrgs | None]:
         # Meanwhile, the pass's folds of the text, which it needs once the spans are known.
-        return self._start("names", (view, known_names), meanwhile=lambda: prepare_pass(view))
+        return self._start("names", (view, known_names), meanwhile=lambda: prepare_pass(view)) or _nothing
 
-    def _start(self, job: str, args: tuple[Any, ...], meanwhile: Callable[[], None] | None = None,
-               ) -> Callable[[], Any]:
-        """Send a job to an idle helper; the function returned waits for its result, or gives
-        None (every helper busy, or this one failed: the caller then does the work itself)."""
+    def _start(self, job: str, args: tuple[Any, ...], meanwhile: Callable[[], None] | None = None) -> Job | None:
+        """Send a job to an idle helper; None when every helper is busy or this one failed (the
+        caller then does the work itself)."""
         try:
             helper = self._idle.get_nowait()
         except queue.Empty:  # every helper busy with another request: this one works alone
-            return _nothing
+            return None
         job_id = next(self._job_ids)
         try:
             helper.conn.send((job_id, job, args))
         except (OSError, ValueError) as error:
             self._retire(helper, type(error).__name__)
-            return _nothing
-        return lambda: self._collect(helper, job_id, meanwhile)
+            return None
+        return Job(self, helper, job_id, meanwhile)
 
-    def _collect(self, helper: _Helper, job_id: int, meanwhile: Callable[[], None] | None) -> Any:
+    def _collect(self, helper: _Helper, job_id: int, meanwhile: Callable[[], None] | None, timeout: float) -> Any:
         try:
             if meanwhile is not None and not helper.conn.poll(0):
                 meanwhile()
         finally:  # the reply is read whatever happens meanwhile: never left for the next job
-            result = self._reply(helper, job_id)
+            result = self._reply(helper, job_id, timeout)
         return result
 
-    def _reply(self, helper: _Helper, job_id: int) -> Any:
+    def _reply(self, helper: _Helper, job_id: int, timeout: float) -> Any:
         try:
-            if not helper.conn.poll(REPLY_TIMEOUT):
+            if not helper.conn.poll(timeout):
                 raise TimeoutError
             answered, status, result = helper.conn.recv()
             if answered != job_id:  # defence in depth: a reply is never taken for another job's
@@ -150,8 +176,9 @@ def _nothing() -> None:
     return None
 
 
-# What a helper does: detection's names half, and candidate fakes (pure functions of the core).
-_JOBS: dict[str, Callable[..., object]] = {"names": detect_names_and_orgs, "fakes": prefetch_candidates}
+# What a helper does: detection's names half, candidate fakes and restorers (pure functions).
+_JOBS: dict[str, Callable[..., object]] = {"names": detect_names_and_orgs, "fakes": prefetch_candidates,
+                                           "restorers": built_restorers}
 
 
 def _serve(conn: Connection, inherited: list[Connection]) -> None:

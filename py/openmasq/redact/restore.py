@@ -10,7 +10,8 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple, Protocol
 
 from ..patterns import deferred
 from .text import FoldedText, fold, strip_accents
@@ -20,6 +21,17 @@ _MARKER = deferred(r"^\[([A-Za-z_]+\d+[a-z]?)\]$")
 _NUMBER_TOKEN = deferred(r"^n\d+$")
 CASED_KINDS = frozenset({"person", "org", "location", "address", "username"})
 _LOOKAHEAD = 2
+
+
+class Substitutes(Protocol):
+    """What a restorer reads of a vault: its substitutes, their real values and kinds (a Vault,
+    or a copy of just these, which is all a helper process needs to build one)."""
+
+    @property
+    def entries(self) -> Mapping[str, str]: ...
+
+    @property
+    def kinds(self) -> Mapping[str, str]: ...
 
 
 class _Key(NamedTuple):
@@ -34,7 +46,7 @@ class Restorer:
     reply (case, accents and separator runs folded, offsets mapped back) by slicing at word
     starts: no regex over the keys, so building and matching stay cheap whatever the vault's size."""
 
-    def __init__(self, vault: Vault, *, args: bool = False) -> None:
+    def __init__(self, vault: Substitutes, *, args: bool = False) -> None:
         self.args = args
         self._exact: dict[str, _Key] = {}
         self._folded: dict[str, set[str]] = {}
@@ -228,7 +240,7 @@ def _restore_json(value: object, restorer: Restorer) -> object:
 
 # --- keys -----------------------------------------------------------------------------------------
 
-def _keys_of(vault: Vault, *, args: bool) -> list[_Key]:
+def _keys_of(vault: Substitutes, *, args: bool) -> list[_Key]:
     keys: list[_Key] = []
     for sub, real in vault.entries.items():
         kind = vault.kinds.get(sub, "")
