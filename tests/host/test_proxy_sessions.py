@@ -225,7 +225,18 @@ def test_100_concurrent_sessions_never_mix_their_vaults(proxy, upstream):
     for i, response in enumerate(responses):
         assert response.json()["choices"][0]["message"]["content"] == f"Reçu : {texts[i]}"
     assert len(proxy.proxy.sessions) == 100
-    assert_only_fakes_went_upstream(upstream, tuple(v for i in range(100) for v in person(i)))
+    assert len(upstream.received) == 100
+    for received in upstream.received:
+        owner = int(received.headers["x-test-owner"])
+        wire = received.text().lower()
+        vault = proxy.proxy.sessions.get(f"s{owner}").vault
+        fakes = {sub.lower() for sub in vault.entries}
+        for i in range(100):
+            for real in person(i):
+                # Another session's real name may come out of this one's name pools as a fake
+                # (about 1 in 2,000 draws): then it is in this session's vault as a substitute.
+                assert real.lower() not in wire or (i != owner and real.lower() in fakes), (
+                    f"session {owner} sent {real!r}, real in session {i}")
 
     # Session s0's fake, answered to session s1, stays a fake: s1's vault does not know it.
     by_owner = {int(r.headers["x-test-owner"]): r for r in upstream.received}
