@@ -3,11 +3,14 @@ URL encoding and JSON; unknown fake-looking text is left alone."""
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from openmasq.redact import Vault, restore, restore_args
+from openmasq.redact import Restorer, Vault, restore, restore_args
 
 KEY = "11" * 32
 
@@ -87,3 +90,56 @@ def test_tool_arguments_that_are_not_json_get_json_escaped_values():
 
 def test_an_empty_vault_changes_nothing():
     assert restore("Claire Lefèvre", Vault.new(KEY)) == "Claire Lefèvre"
+
+
+# --- the two ways of finding matches --------------------------------------------------------------
+
+restore_module = importlib.import_module("openmasq.redact.restore")
+
+# Substitutes that overlap, nest, begin with an elision's letters or a vowel, or hold separators.
+SUBSTITUTES = ["Ana Bel", "Ana", "Bel", "Anabel", "Élo", "Élo Ana", "d'Ana", "Quel", "el", "b.el@an.fr", "n1",
+               "[AN1]", "Ana-Bel", "Bel Ana Bel", "Ostrel", "Ostrel Élo"]
+SPELLINGS = [*SUBSTITUTES, "ana bel", "ANA BEL", "ana\nbel", "elo", "ELO", "Bela", "n12", "[AN1", "b.el", "é"]
+BEFORE = ["", "", "d'", "d’", "qu'", "qu’", "D'", "x", "."]
+AFTER = [" ", " ", "\n", ", ", ".", "@", "-", "_", "'s ", "x", ""]
+# A text is a run of spellings, each maybe after an elision and before a separator.
+TEXTS = st.lists(st.tuples(st.sampled_from(BEFORE), st.sampled_from(SPELLINGS), st.sampled_from(AFTER)),
+                 max_size=12).map(lambda parts: "".join(a + b + c for a, b, c in parts))
+
+
+def _random_vault(subs: list[str]) -> Vault:
+    v = Vault.new(KEY, "fake")
+    for i, sub in enumerate(subs):
+        v.record(sub, f"Réel{i} Nom{i}", "person" if i % 3 else "org", alias=i % 2 == 1)
+    return v
+
+
+def _release_both_ways(restorer, text: str, pos: int, final: bool):
+    found = restorer.release(text, pos, final=final)
+    listed_up_to = restore_module.FIND_MAX_KEYS
+    restore_module.FIND_MAX_KEYS = -1  # every vault above it: the scan
+    try:
+        scanned = restorer.release(text, pos, final=final)
+    finally:
+        restore_module.FIND_MAX_KEYS = listed_up_to
+    return found, scanned
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SUBSTITUTES), min_size=1, max_size=10, unique=True), TEXTS, st.data())
+def test_matches_listed_by_find_are_those_the_scan_finds(subs, text, data):
+    pos = data.draw(st.integers(min_value=0, max_value=len(text)))
+    final = data.draw(st.booleans())
+    for args in (False, True):
+        restorer = Restorer(_random_vault(subs), args=args)
+        found, scanned = _release_both_ways(restorer, text, pos, final)
+        assert found == scanned
+
+
+def test_both_ways_are_tried_by_the_property_test():
+    restorer = Restorer(_random_vault(SUBSTITUTES))
+    assert 0 < len(restorer._keys) <= restore_module.FIND_MAX_KEYS
+    text = "Voir d'Ana Bel et ANA BEL, b.el@an.fr."
+    found, scanned = _release_both_ways(restorer, text, 0, True)
+    # "ANA BEL" stays: it folds like "Ana-Bel" too, another real value.
+    assert found == scanned and found[0] == "Voir de Réel0 Nom0 et ANA BEL, Réel9 Nom9."
