@@ -280,3 +280,13 @@ def test_a_helper_that_dies_building_restorers_is_retired_and_every_answer_is_st
         assert "detection helper stopped" in caplog.text
     finally:
         dying.close()
+
+
+def test_an_answer_to_a_request_with_nothing_to_redact_needs_no_helper(pool, upstream, monkeypatch):
+    jobs = []
+    monkeypatch.setattr(pool, "restorers", lambda *args, **kwargs: jobs.append(args))
+    body = {"model": "scripted", "messages": [{"role": "user", "content": "Bonjour."}]}
+    with RunningProxy(upstream.base_url, pool=pool) as proxy:
+        answer = httpx.post(f"{proxy.base_url}/chat/completions", json=body, timeout=60)
+    assert answer.json()["choices"][0]["message"]["content"] == "Reçu : Bonjour."
+    assert jobs == []

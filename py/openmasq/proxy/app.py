@@ -345,10 +345,10 @@ def _warm(restorers: masking.Restorers, *, args: bool, pool: DetectionPool | Non
     """The restorers built while the upstream works on the answer: by a helper process when one
     is idle (a thread here would hold the interpreter lock while the server reads the answer:
     ~0.5 ms of every relayed request, measured), else in a worker thread; at once when the
-    session's vault did not change since they were built."""
-    if restorers.ready(args=args):
+    session's vault did not change since they were built, or when it is empty (nothing to build)."""
+    if restorers.ready(args=args) or not restorers.vault.entries:
         done: asyncio.Future[masking.Restorers] = asyncio.get_running_loop().create_future()
-        done.set_result(restorers)
+        done.set_result(restorers.build(args=args))
         return done
     job = pool.restorers(*restorers.substitutes(), args=args) if pool is not None else None
     if job is None:
