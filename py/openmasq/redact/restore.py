@@ -67,13 +67,14 @@ class Restorer:
         for folded_key in self._keys:
             lengths.setdefault(folded_key[0], set()).add(len(folded_key))
         self._lengths = {ch: sorted(ls, reverse=True) for ch, ls in lengths.items()}
-        # Where a match may begin: a word start (or a character that is no letter or digit)
-        # holding a key's first character or a French elision: the regex engine skips the rest
-        # of the reply at C speed (a character class: compiling it stays cheap whatever the
-        # vault's size). A candidate must then begin with a key's first two characters.
-        firsts = "".join(re.escape(ch) for ch in sorted(lengths))
-        self._candidates = re.compile(
-            rf"(?:(?<![^\W_])|(?![^\W_]))(?=[{firsts}]|d['’]|qu['’])") if firsts else None
+        # For the scan (large vaults only, see _matcher): where a match may begin, a word start
+        # (or a character that is no letter or digit) holding a key's first character or a
+        # French elision: the regex engine skips the rest of the reply at C speed (a character
+        # class: compiling it stays cheap whatever the vault's size). A candidate must then
+        # begin with a key's first two characters. Compiled on first use: most restorers never
+        # scan, and one built by a proxy helper travels without it.
+        self._first_class = "".join(re.escape(ch) for ch in sorted(lengths))
+        self._candidates: re.Pattern[str] | None = None
         self._heads = frozenset(folded_key[:2] for folded_key in self._keys)  # a one-character key is its own head
         # The folded keys, sorted for the streaming hold-back test; a key may also follow an
         # elision, which that test reads off the suffix rather than storing each key four times.
@@ -161,8 +162,10 @@ class Restorer:
     def _next_match(self, folded: str, fpos: int) -> tuple[int, int, int] | None:
         """(match start, key start, end) in the folded text of the leftmost, longest key
         occurrence from fpos; a French elision ("d'", "qu'") before a key belongs to the match."""
-        if self._candidates is None:
+        if not self._first_class:
             return None
+        if self._candidates is None:
+            self._candidates = re.compile(rf"(?:(?<![^\W_])|(?![^\W_]))(?=[{self._first_class}]|d['’]|qu['’])")
         search = self._candidates.search
         candidate = search(folded, fpos)
         heads = self._heads
