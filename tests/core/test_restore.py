@@ -115,13 +115,15 @@ def _random_vault(subs: list[str]) -> Vault:
 
 
 def _release_both_ways(restorer, text: str, pos: int, final: bool):
-    found = restorer.release(text, pos, final=final)
-    listed_up_to = restore_module.FIND_MAX_KEYS
-    restore_module.FIND_MAX_KEYS = -1  # every vault above it: the scan
+    """(by str.find per key, by the scan at word starts), whatever the text's length."""
+    chars_per_key = restore_module.FIND_CHARS_PER_KEY
     try:
+        restore_module.FIND_CHARS_PER_KEY = 0
+        found = restorer.release(text, pos, final=final)
+        restore_module.FIND_CHARS_PER_KEY = 10**9
         scanned = restorer.release(text, pos, final=final)
     finally:
-        restore_module.FIND_MAX_KEYS = listed_up_to
+        restore_module.FIND_CHARS_PER_KEY = chars_per_key
     return found, scanned
 
 
@@ -136,9 +138,20 @@ def test_matches_listed_by_find_are_those_the_scan_finds(subs, text, data):
         assert found == scanned
 
 
-def test_both_ways_are_tried_by_the_property_test():
+def test_a_long_text_is_searched_key_by_key_and_a_short_piece_scanned(monkeypatch):
     restorer = Restorer(_random_vault(SUBSTITUTES))
-    assert 0 < len(restorer._keys) <= restore_module.FIND_MAX_KEYS
+    listed: list[str] = []
+    all_matches = restorer._all_matches
+    monkeypatch.setattr(restorer, "_all_matches",
+                        lambda folded, fpos: listed.append(folded) or all_matches(folded, fpos))
+    long_text = "Voir d'Ana Bel. " * len(restorer._keys)
+    assert restorer.restore(long_text) == "Voir de Réel0 Nom0. " * len(restorer._keys)
+    assert restorer.restore("Voir d'Ana Bel.") == "Voir de Réel0 Nom0."
+    assert len(listed) == 1 and len(listed[0]) > 100  # the long one only
+
+
+def test_both_ways_restore_a_sample_alike():
+    restorer = Restorer(_random_vault(SUBSTITUTES))
     text = "Voir d'Ana Bel et ANA BEL, b.el@an.fr."
     found, scanned = _release_both_ways(restorer, text, 0, True)
     # "ANA BEL" stays: it folds like "Ana-Bel" too, another real value.
