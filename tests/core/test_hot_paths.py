@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from openmasq.redact import RedactOptions, SpanCache, names, orgs, pseudonymise
 from openmasq.redact.fakes import _shape
-from openmasq.redact.prf import seeded_rng
+from openmasq.redact.prf import hmac_sha256, seeded_rng
 from openmasq.redact.restore import Restorer, _elision_lengths
 from openmasq.redact.text import ZERO_WIDTH, FoldedText, _fold_runs, _fold_runs_slowly, fold, strip_accents
 from openmasq.redact.vault import Vault
@@ -229,6 +229,15 @@ def test_a_seed_is_the_hmac_of_the_plain_hmac_object(purpose, value, attempt):
     message = "\x1f".join((purpose, value, str(attempt))).encode("utf-8")
     reference = random.Random(int.from_bytes(hmac.new(bytes.fromhex(key), message, hashlib.sha256).digest(), "big"))
     assert seeded_rng(key, purpose, value, attempt).random() == reference.random()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=16, max_size=160), st.binary(max_size=300))
+def test_the_hmac_from_cached_key_states_is_the_hmac_of_the_standard_library(key, message):
+    # Keys of every length around the 64-byte block (longer ones are hashed first, RFC 2104),
+    # each asked twice: the second time from the cached states.
+    for _ in range(2):
+        assert hmac_sha256(key.hex(), message) == hmac.new(key, message, hashlib.sha256).digest()
 
 
 # --- the cache of detections ---------------------------------------------------------------------------
