@@ -38,6 +38,31 @@ def overflow(page: Any) -> list[str]:
     )
 
 
+def cut_bar_labels(page: Any) -> list[str]:
+    """The bottom bar's labels shown cut (an ellipsis) rather than whole."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('nav.rail .rail-label')]
+            .filter((el) => el.getClientRects().length && getComputedStyle(el).position !== 'absolute'
+                && el.scrollWidth > el.clientWidth)
+            .map((el) => el.textContent)"""
+    )
+
+
+def assert_bar_labels_whole(page: Any, full_labels: list[str]) -> None:
+    """At 360 and 390 px wide, every place of the bottom bar shows its label whole, and keeps its
+    full label as its name for screen readers (the bar may show a shorter one)."""
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+        assert cut_bar_labels(page) == [], f"bar labels cut at {width} px"
+        shown = page.locator("nav.rail .rail-label").evaluate_all(
+            "(els) => els.filter((el) => el.getClientRects().length).length")
+        assert shown >= 6
+        for label in full_labels:
+            assert page.locator("nav.rail").get_by_role("button", name=label, exact=True).count() == 1, label
+    page.set_viewport_size(PHONE)
+
+
 def screen(page: Any, shoot: Any, route: str, name: str) -> None:
     page.click(f"[data-route={route}]")
     page.locator(".page h1, .chat").first.wait_for()
@@ -70,6 +95,9 @@ def test_every_main_screen_fits_and_is_captured(
     if size == "phone":
         # The navigation is a bottom bar; the conversation list is a drawer, closed until asked for.
         assert rail["y"] > SIZES[size]["height"] / 2 and rail["width"] == SIZES[size]["width"]
+        assert_bar_labels_whole(page, ["Discussions", "Fournisseurs", "Réglages", "À propos", "Verrouiller"])
+        short = page.locator("[data-route=providers] .rail-label-bar")
+        assert short.is_visible() and short.inner_text() == "Modèles"
         assert not drawer.is_visible()
         page.click(".drawer-toggle")
         drawer.wait_for(state="visible")
@@ -113,6 +141,7 @@ def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(
     page.locator("#set-lang input[value=en]").check()
     page.locator("[data-route=chat] >> text=Chats").wait_for()
     assert page.evaluate("document.documentElement.lang") == "en"
+    assert_bar_labels_whole(page, ["Chats", "Memory", "Providers", "Settings", "About", "Lock"])
     page.locator("#set-theme input[value=dark]").check()
     page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")

@@ -36,10 +36,12 @@ function initialTheme() {
   try { return localStorage.getItem(THEME_KEY) || "auto"; } catch { return "auto"; }
 }
 
+// `bar`: the label of the phone's bottom bar where the full one cannot fit its sixth of a
+// 360 px screen ("Fournisseurs"); screen readers still hear the full label.
 const ROUTES = [
-  { id: "chat", icon: "chat", label: "nav.chat" },
+  { id: "chat", icon: "chat", label: "nav.chat", bar: "nav.chat.bar" },
   { id: "memory", icon: "memory", label: "nav.memory" },
-  { id: "providers", icon: "plug", label: "nav.providers" },
+  { id: "providers", icon: "plug", label: "nav.providers", bar: "nav.providers.bar" },
   { id: "settings", icon: "gear", label: "nav.settings" },
   { id: "about", icon: "info", label: "nav.about" },
 ];
@@ -193,7 +195,7 @@ function Shell({ route, setRoute, account, lock }) {
           <button type="button" class=${`rail-item ${route === r.id ? "active" : ""}`}
             aria-current=${route === r.id ? "page" : undefined} onClick=${() => setRoute(r.id)}
             data-route=${r.id}>
-            ${r.id === "memory" ? html`<${MemoryIcon} />` : html`<${Icon} name=${r.icon} size=${22} />`}<span>${t(r.label)}</span>
+            ${r.id === "memory" ? html`<${MemoryIcon} />` : html`<${Icon} name=${r.icon} size=${22} />`}<${RailLabel} route=${r} />
             ${r.id === "memory" ? html`<${MemoryNavExtra} ...${memoryNav} />` : null}
           </button>
         </li>`)}
@@ -201,7 +203,7 @@ function Shell({ route, setRoute, account, lock }) {
       <div class="rail-foot">
         <button type="button" class="rail-item" onClick=${() => lock()} data-action="lock"
           title=${t("accounts.menu", { label: account?.label || "" })}>
-          <${Icon} name="lock" size=${22} /><span>${t("accounts.lock")}</span>
+          <${Icon} name="lock" size=${22} /><span class="rail-label">${t("accounts.lock")}</span>
         </button>
       </div>
     </nav>
@@ -210,6 +212,14 @@ function Shell({ route, setRoute, account, lock }) {
     </main>
     <${MemoryGestures} api=${api} toast=${toast} navigate=${setRoute} />
   </div>`;
+}
+
+function RailLabel({ route }) {
+  const full = t(route.label);
+  const bar = route.bar ? t(route.bar) : full;
+  if (bar === full) return html`<span class="rail-label">${full}</span>`;
+  return html`<span class="rail-label rail-label-full">${full}</span><span class="rail-label rail-label-bar"
+    aria-hidden="true">${bar}</span>`;
 }
 
 /** Reports the user's presence to the worker, which owns the idle lock and the extraction timers:

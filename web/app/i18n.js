@@ -86,7 +86,9 @@ const fr = {
   "nav.main": "Navigation principale",
   "nav.skip": "Aller au contenu",
   "nav.chat": "Discussions",
+  "nav.chat.bar": "Messages",
   "nav.providers": "Fournisseurs",
+  "nav.providers.bar": "Modèles",
   "nav.settings": "Réglages",
   "nav.about": "À propos",
 
@@ -345,7 +347,9 @@ const en = {
   "nav.main": "Main navigation",
   "nav.skip": "Skip to content",
   "nav.chat": "Chats",
+  "nav.chat.bar": "Chats",
   "nav.providers": "Providers",
+  "nav.providers.bar": "Providers",
   "nav.settings": "Settings",
   "nav.about": "About",
 
