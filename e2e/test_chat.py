@@ -256,6 +256,66 @@ def test_conversations_can_be_searched_renamed_deleted_and_restored(
     assert page.locator(".convlist-items .conv").count() == 2
 
 
+def set_space(page: Any, name: str) -> None:
+    page.click("[data-action=conversation-settings]")
+    page.fill("#space", name)
+    page.click("#conv-settings-form button[type=submit]")
+    page.locator("#conv-settings-form").wait_for(state="detached")
+
+
+def listed(page: Any) -> list[str]:
+    return [title.strip() for title in page.locator(".convlist-items .conv-title").all_inner_texts()]
+
+
+def test_the_list_filters_by_space_and_a_new_conversation_joins_the_space_shown(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    page = open_app(context, site_server.url)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    for topic, space in (("Budget", "Norvik"), ("Billets", "Perso"), ("Recette", "")):
+        if topic != "Budget":
+            new_conversation(page)
+        send(page, f"{topic} : une question.")
+        wait_for_reply(page)
+        page.locator(".conv.current [data-action=rename]").click()
+        page.fill("#rename-input", topic)
+        page.press("#rename-input", "Enter")
+        page.locator(".conv-title", has_text=topic).wait_for()
+        if space:
+            set_space(page, space)
+    assert sorted(listed(page)) == ["Billets", "Budget", "Recette"]
+    options = page.locator("#conv-space option").all_inner_texts()
+    assert options == ["Tous les espaces", "Hors espace", "Norvik", "Perso"]
+
+    page.select_option("#conv-space", "Norvik")
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
+    assert listed(page) == ["Budget"]
+    page.select_option("#conv-space", "")
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
+    assert listed(page) == ["Recette"]
+
+    # A conversation started while one space is shown belongs to it, and the filter outlives a
+    # visit to another screen.
+    page.select_option("#conv-space", "Perso")
+    new_conversation(page)
+    send(page, "Un nouveau sujet.")
+    wait_for_reply(page)
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 2")
+    page.click("[data-route=settings]")
+    page.click("[data-route=chat]")
+    page.locator(".convlist-items .conv").first.wait_for()
+    assert page.input_value("#conv-space") == "Perso"
+    assert page.locator(".convlist-items .conv .badge", has_text="Perso").count() == 2
+    page.click("[data-action=conversation-settings]")
+    assert page.input_value("#space") == "Perso"
+    page.keyboard.press("Escape")
+    page.select_option("#conv-space", "*")
+    page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 4")
+    assert page.ui_errors == []
+
+
 def remembering_script(received: Received) -> Reply:
     """Echoes chat turns; answers an extraction request (temperature 0) with one fact about the person
     named before "habite" in what it received (a fake: the real name never reaches the server)."""

@@ -7,6 +7,7 @@ export const chatState = {
   live: new Map(), // conversation id -> {text, saved, reply, error, streaming}
   drafts: new Map(), // conversation id (or "") -> composer text not sent yet (memory only, never stored)
   currentId: null,
+  space: "*", // the conversation list's space filter: "*" every space, "" none, else a space's name
 };
 
 export function emit(type, detail) {
@@ -17,6 +18,7 @@ export function resetChatState() {
   chatState.live.clear();
   chatState.drafts.clear();
   chatState.currentId = null;
+  chatState.space = "*";
   delete document.body.dataset.streaming;
   emit("chat-changed");
 }

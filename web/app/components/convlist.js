@@ -1,10 +1,11 @@
-// The conversation list: search, new, open, rename in place, delete (the parent offers the undo).
+// The conversation list: search, a space filter (once a conversation has a space), new, open, rename in
+// place, delete (the parent offers the undo).
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { t, formatTime } from "../i18n.js";
 import { Icon } from "./icons.js";
 
-export function ConversationList({ items, currentId, query, setQuery, onOpen, onNew, onRename, onDelete, onClose,
-  searchRef }) {
+export function ConversationList({ items, spaces = [], space = "*", setSpace, currentId, query, setQuery, onOpen,
+  onNew, onRename, onDelete, onClose, searchRef }) {
   const [renaming, setRenaming] = useState(null);
   return html`<div class="convlist">
     <div class="convlist-head">
@@ -21,6 +22,14 @@ export function ConversationList({ items, currentId, query, setQuery, onOpen, on
       <input id="conv-search" ref=${searchRef} type="search" value=${query} placeholder=${t("chat.searchPlaceholder")}
         onInput=${(e) => setQuery(e.currentTarget.value)} autocomplete="off" />
     </div>
+    ${spaces.length ? html`<div class="space-filter">
+        <label for="conv-space">${t("chat.space")}</label>
+        <select id="conv-space" value=${space} onChange=${(e) => setSpace(e.currentTarget.value)}>
+          <option value="*">${t("chat.space.all")}</option>
+          <option value="">${t("chat.space.none")}</option>
+          ${spaces.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
+        </select>
+      </div>` : null}
     ${items.length
       ? html`<ul class="convlist-items" aria-labelledby="convlist-title">
         ${items.map((c) => html`<li key=${c.id} class=${`conv ${c.id === currentId ? "current" : ""}`} data-conv-id=${c.id}>
@@ -48,7 +57,8 @@ export function ConversationList({ items, currentId, query, setQuery, onOpen, on
               </div>`}
         </li>`)}
       </ul>`
-      : html`<p class="muted empty-list">${query ? t("chat.noMatch") : t("chat.noConversations")}</p>`}
+      : html`<p class="muted empty-list">${query ? t("chat.noMatch")
+        : space !== "*" ? t("chat.space.empty") : t("chat.noConversations")}</p>`}
   </div>`;
 }
 

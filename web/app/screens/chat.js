@@ -35,6 +35,8 @@ export function ChatScreen() {
   const { api, providers, settings, toast } = useApp();
   const [query, setQuery] = useState("");
   const [items, setItems] = useState([]);
+  const [space, setSpaceState] = useState(chatState.space);
+  const setSpace = (value) => { chatState.space = value; setSpaceState(value); };
   const [currentId, setCurrentId] = useState(chatState.currentId);
   const [conv, setConv] = useState(null);
   const [drawer, setDrawer] = useState(false);
@@ -82,7 +84,7 @@ export function ChatScreen() {
     (async () => {
       const list = await loadList("");
       const wanted = chatState.currentId && list.some((c) => c.id === chatState.currentId)
-        ? chatState.currentId : list[0]?.id || null;
+        ? chatState.currentId : inSpace(list, chatState.space)[0]?.id || null;
       await open(wanted);
     })().catch((err) => setLoadError(errorMessage(err)));
     const onNotice = (e) => {
@@ -117,7 +119,8 @@ export function ChatScreen() {
     setCurrentId(null);
     setConv(null);
     setDrawer(false);
-    const view = await api.createConversation({ title: "" });
+    // Started while the list shows one space: the new conversation belongs to it, so it stays in view.
+    const view = await api.createConversation({ title: "", space: space === "*" || !space ? null : space });
     setQuery("");
     await loadList("");
     if (chatState.currentId !== null) return view; // the user opened another conversation meanwhile
@@ -141,7 +144,7 @@ export function ChatScreen() {
     chatState.live.delete(c.id);
     chatState.drafts.delete(c.id);
     const list = await loadList();
-    if (c.id === chatState.currentId) await open(list[0]?.id || null);
+    if (c.id === chatState.currentId) await open(inSpace(list, space)[0]?.id || null);
     toast(t("chat.deleted", { title: c.title || t("chat.untitled") }), {
       actionLabel: t("common.undo"),
       action: async () => {
@@ -209,7 +212,8 @@ export function ChatScreen() {
 
   return html`<div class=${`chat ${drawer ? "drawer-open" : ""}`}>
     <aside class="chat-side" aria-label=${t("chat.conversations")} inert=${phone && !drawer ? true : undefined}>
-      <${ConversationList} items=${items} currentId=${currentId} query=${query} setQuery=${setQuery}
+      <${ConversationList} items=${inSpace(items, space)} spaces=${spacesOf(items, space)} space=${space}
+        setSpace=${setSpace} currentId=${currentId} query=${query} setQuery=${setQuery}
         onOpen=${open} onNew=${create} onRename=${rename} onDelete=${remove} searchRef=${searchRef}
         onClose=${phone ? () => setDrawer(false) : null} />
     </aside>
@@ -232,6 +236,19 @@ export function ChatScreen() {
     ${showSettings && conv ? html`<${ConversationSettings} conv=${conv} onClose=${() => setShowSettings(false)}
         onSaved=${(view) => { setConv(view); loadList(); }} />` : null}
   </div>`;
+}
+
+/** The conversations of the list's space filter ("*": all; "": those in no space). */
+export function inSpace(items, space) {
+  return space === "*" ? items : items.filter((c) => (c.space || "") === space);
+}
+
+/** The spaces the filter offers: those of the conversations, and the one chosen even when none
+  is left in it; none at all when no conversation has a space (the filter is then not shown). */
+export function spacesOf(items, space) {
+  const names = new Set(items.map((c) => c.space).filter(Boolean));
+  if (space && space !== "*") names.add(space);
+  return [...names].sort((a, b) => a.localeCompare(b));
 }
 
 function ProviderPicker({ providers, value, onChange }) {
