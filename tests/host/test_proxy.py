@@ -23,6 +23,7 @@ from test_proxy_upstream import (
     ScriptedUpstream,
     anthropic_message,
     anthropic_stream,
+    echo_script,
     last_user_text,
     openai_completion,
     openai_stream,
@@ -342,6 +343,51 @@ def test_warming_the_engine_loads_it_and_puts_what_it_loaded_out_of_the_collecto
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+_IMPORTS_OF_A_FIRST_REQUEST = """
+import asyncio, json, sys
+from openmasq.proxy.app import warm_http_client
+import httpx
+before = set(sys.modules)
+asyncio.run(warm_http_client())
+warmed = set(sys.modules)
+async def first_request(port):
+    async with httpx.AsyncHTTPTransport() as transport:
+        response = await transport.handle_async_request(httpx.Request("GET", f"http://127.0.0.1:{port}/health"))
+        await response.aread()
+        await response.aclose()
+asyncio.run(first_request(int(sys.argv[1])))
+print(json.dumps({"by_warming": sorted(warmed - before), "left": sorted(set(sys.modules) - warmed)}))
+"""
+
+
+def test_warming_the_http_client_leaves_nothing_for_the_first_relayed_request_to_import():
+    # In a fresh interpreter, against a server of this test: what the first request through the
+    # client imports after warm_http_client (nothing), and that the warming did import something.
+    with ScriptedUpstream(echo_script) as upstream:
+        port = upstream.base_url.split(":")[-1].split("/")[0]
+        root = Path(__file__).resolve().parents[2]
+        run = subprocess.run([sys.executable, "-c", _IMPORTS_OF_A_FIRST_REQUEST, port], capture_output=True,
+                             text=True, cwd=root / "py", timeout=120, check=True)
+    imported = json.loads(run.stdout.splitlines()[-1])
+    assert any(name.startswith("anyio._backends") for name in imported["by_warming"])
+    assert imported["left"] == []
+
+
+async def _lifespan_runs(app: Any) -> bool:
+    async with app.router.lifespan_context(app):
+        return app.state.proxy._transport is not None
+
+
+def test_a_proxy_whose_http_client_cannot_be_warmed_starts_all_the_same(monkeypatch):
+    import asyncio
+
+    async def refused(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no loopback socket")
+
+    monkeypatch.setattr(app_module.asyncio, "start_server", refused)
+    assert asyncio.run(_lifespan_runs(app_module.create_app(app_module.ProxyConfig("http://127.0.0.1:9/v1"))))
 
 
 # Caches of the kept kind that grow by design after warming: one entry per character seen, or per

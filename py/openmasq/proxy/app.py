@@ -88,6 +88,8 @@ class Proxy:
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        if self._given_transport is None:
+            await warm_http_client()
         async with self._given_transport or httpx.AsyncHTTPTransport() as transport:
             self._transport = transport
             yield
@@ -321,6 +323,32 @@ def warm_engine(options: RedactOptions) -> None:
     compile_pending()
     gc.collect()
     gc.freeze()
+
+
+async def warm_http_client() -> None:
+    """One request through a transport like the proxy's to a throwaway server of our own on
+    loopback, so that the first relayed request does not pay the HTTP client's first use (its
+    async backend and stream modules are imported then: ~30 ms, measured here). Nothing reaches
+    the upstream; best effort: a failure only leaves that cost to the first request."""
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with suppress(OSError, asyncio.IncompleteReadError):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}")
+            await writer.drain()
+        writer.close()
+
+    try:
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        async with server:
+            port = server.sockets[0].getsockname()[1]
+            async with httpx.AsyncHTTPTransport() as transport:
+                request = httpx.Request("GET", f"http://127.0.0.1:{port}/", extensions={"timeout": {"pool": 5.0,
+                                        "connect": 5.0, "read": 5.0, "write": 5.0}})
+                response = await transport.handle_async_request(request)
+                await response.aread()
+                await response.aclose()
+    except (OSError, httpx.HTTPError) as error:
+        log.debug("the HTTP client was not warmed (%s)", type(error).__name__)
 
 
 # --- helpers ----------------------------------------------------------------------------------
