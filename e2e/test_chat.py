@@ -84,6 +84,15 @@ def add_provider(page: Any, base_url: str, label: str = "Scripted") -> None:
     card.locator(".badge").wait_for()
 
 
+def open_chat(context: Any, url: str, provider_url: str, label: str = "Perso") -> Any:
+    """The app with a new account, a provider at `provider_url`, and the chat screen open."""
+    page = open_app(context, url)
+    create_account(page, label)
+    add_provider(page, provider_url)
+    page.click("[data-route=chat]")
+    return page
+
+
 def _make_default_name(page: Any) -> str:
     return "Utiliser par défaut" if page.evaluate("document.documentElement.lang") == "fr" else "Use by default"
 
@@ -196,10 +205,7 @@ def test_first_run_streams_a_restored_reply_and_shows_what_the_model_saw(
 def test_a_reload_asks_for_the_passphrase_refuses_a_wrong_one_and_keeps_the_conversation(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page, "Travail")
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
+    page = open_chat(context, site_server.url, provider.base_url, "Travail")
     send(page, MESSAGE)
     wait_for_reply(page)
 
@@ -220,10 +226,7 @@ def test_a_reload_asks_for_the_passphrase_refuses_a_wrong_one_and_keeps_the_conv
 def test_conversations_can_be_searched_renamed_deleted_and_restored(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
+    page = open_chat(context, site_server.url, provider.base_url)
     send(page, "Premier sujet : le budget du salon.")
     wait_for_reply(page)
     new_conversation(page)
@@ -270,10 +273,7 @@ def listed(page: Any) -> list[str]:
 def test_the_list_filters_by_space_and_a_new_conversation_joins_the_space_shown(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
+    page = open_chat(context, site_server.url, provider.base_url)
     for topic, space in (("Budget", "Norvik"), ("Billets", "Perso"), ("Recette", "")):
         if topic != "Budget":
             new_conversation(page)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_chat import add_provider, create_account, open_app, send, wait_for_reply
+from test_chat import add_provider, create_account, open_app, open_chat, send, wait_for_reply
 from test_memory import go_memory, new_card
 
 from openmasq.testing.upstream import (
@@ -25,10 +25,7 @@ LOWERCASE = "hier j'ai parlé avec marie dupont de la réunion de jeudi"
 def test_a_name_only_the_model_finds_is_redacted_before_the_send(
     context: Any, site_server: Any, provider: Any, recorder: Any
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
+    page = open_chat(context, site_server.url, provider.base_url)
     send(page, LOWERCASE)
     wait_for_reply(page)
     sent = last_user_text(provider.received[-1])

@@ -9,10 +9,8 @@ from typing import Any
 from test_chat import (
     MESSAGE,
     PASSPHRASE,
-    add_provider,
-    create_account,
     new_conversation,
-    open_app,
+    open_chat,
     send,
     unlock,
     wait_for_reply,
@@ -35,10 +33,7 @@ def go_offline(context: Any, page: Any, site_server: Any) -> None:
 def test_after_the_first_load_the_app_works_offline(
     context: Any, site_server: Any, provider: ScriptedUpstream, recorder: Any, shoot: Any
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)  # waits for the service worker: the whole site is precached
-    page.click("[data-route=chat]")
+    page = open_chat(context, site_server.url, provider.base_url)  # add_provider waits for the service worker
     send(page, MESSAGE)
     answered = wait_for_reply(page).locator(".markdown").inner_text().strip()
     received = len(provider.received)

@@ -239,13 +239,13 @@ export function ChatScreen() {
 }
 
 /** The conversations of the list's space filter ("*": all; "": those in no space). */
-export function inSpace(items, space) {
+function inSpace(items, space) {
   return space === "*" ? items : items.filter((c) => (c.space || "") === space);
 }
 
 /** The spaces the filter offers: those of the conversations, and the one chosen even when none
   is left in it; none at all when no conversation has a space (the filter is then not shown). */
-export function spacesOf(items, space) {
+function spacesOf(items, space) {
   const names = new Set(items.map((c) => c.space).filter(Boolean));
   if (space && space !== "*") names.add(space);
   return [...names].sort((a, b) => a.localeCompare(b));
