@@ -102,6 +102,27 @@ def test_fakes_computed_ahead_give_the_substitutes_of_a_pass_alone_and_names_are
     assert not {"person", "org", "email", "number"} & set(asked)
 
 
+def test_ipv4_fakes_computed_ahead_keep_their_fake_network_as_a_pass_alone_does():
+    text = f"{TEXT} Serveurs 10.0.0.5 et 10.0.0.6, passerelle 10.0.1.1, DNS 8.8.8.8."
+    asked = []
+
+    def computed_ahead(key, wanted):
+        asked.extend(kind for kind, _ in wanted)
+        result = prefetch_candidates(key, wanted)
+        return lambda: result
+
+    class Ahead:
+        detect_spans = staticmethod(detect_spans)
+        prefetch = staticmethod(computed_ahead)
+
+    for _ in range(10):
+        vault = Vault.new()
+        helped = pseudonymise(text, vault, RedactOptions(), parallel=Ahead())
+        alone = pseudonymise(text, vault, RedactOptions())
+        assert (helped.text, helped.vault.entries) == (alone.text, alone.vault.entries)
+    assert "ipv4" in asked
+
+
 def test_fakes_that_could_not_be_had_ahead_are_computed_by_the_pass():
     class Busy:
         detect_spans = staticmethod(detect_spans)

@@ -524,6 +524,31 @@ def test_ipv4_port_and_prefix_suffixes_are_kept() -> None:
 
 
 @pytest.mark.parametrize(
+    ("real", "network"),
+    [("10.1.2.3", "10.0.0.0/8"), ("172.20.5.9", "172.16.0.0/12"), ("192.168.1.20", "192.168.0.0/16"),
+     ("100.64.3.4", "100.64.0.0/10"), ("169.254.10.20", "169.254.0.0/16"), ("127.0.0.1", "127.0.0.0/8"),
+     ("8.8.4.4", None), ("81.2.69.160", None)],
+)
+def test_a_fake_subnet_stays_in_the_block_of_the_real_one_and_is_never_the_real_one(real, network):
+    for rng in rngs(40):
+        subnet = fakes.fake_subnet(real, rng)
+        first_host = ipaddress.IPv4Address(subnet + ".1")
+        if network is None:
+            assert first_host.is_global
+        else:
+            assert first_host in ipaddress.IPv4Network(network)
+        assert subnet != fakes.subnet_of(real)
+
+
+def test_an_ipv4_given_its_fake_subnet_draws_only_its_host_and_keeps_its_suffix():
+    for rng in rngs(40):
+        fake = fakes.fake_for("ipv4", "10.0.0.5:8080", rng, subnet="10.42.7")
+        host, _, port = fake.partition(":")
+        assert host.startswith("10.42.7.") and 1 <= int(host.rpartition(".")[2]) <= 254 and port == "8080"
+    assert fakes.subnet_of("10.0.0.5/24") == "10.0.0" and fakes.subnet_of("10.0.0.256") is None
+
+
+@pytest.mark.parametrize(
     ("real", "check"),
     [("2a01:e0a:1b2:c3d0::1", "global"), ("fe80::1ff:fe23:4567:890a", "link"), ("fd12:3456:789a::1", "ula"),
      ("2001:DB8::8A2E:370:7334", "doc")],

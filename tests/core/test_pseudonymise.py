@@ -210,3 +210,16 @@ def test_the_language_option_sets_the_locale_of_fakes_for_names_of_unknown_origi
 
     assert locales("de").count("de") >= 5
     assert locales("fr").count("de") == 0
+
+
+def test_hosts_of_one_network_keep_one_fake_network_across_passes():
+    text = "Serveurs 10.0.0.5 et 10.0.0.6:8080, passerelle 10.0.1.1 ; DNS 8.8.8.8 et 8.8.4.4."
+    for _ in range(20):  # a new key each time: a fake network drawn for each real one
+        result = pseudonymise(text, Vault.new(), RedactOptions())
+        fake = {r.value: r.substitute.split(":")[0] for r in result.replacements if r.kind == "ipv4"}
+        subnet = {real: ip.rpartition(".")[0] for real, ip in fake.items()}
+        assert subnet["10.0.0.5"] == subnet["10.0.0.6"] != "10.0.0"
+        assert subnet["10.0.1.1"] != "10.0.1" and subnet["8.8.8.8"] != "8.8.8"
+        assert fake["10.0.0.5"] != fake["10.0.0.6"]  # one fake per host, in the one fake network
+        later = pseudonymise("Et 10.0.0.9 ?", result.vault, RedactOptions())
+        assert later.text.startswith(f"Et {subnet['10.0.0.5']}.")

@@ -7,6 +7,7 @@ two real values, and a fake never equals a real value or a word of the text."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -123,9 +124,9 @@ def prefetch_candidates(key: str, wanted: list[tuple[str, str]]) -> dict[tuple[s
     for kind, value in wanted:
         purpose = "fake:" + kind
         candidates: list[str | None] = []
+        hints = _keyed_hints(key, kind, value)
         for attempt in range(PREFETCH_ATTEMPTS):
-            candidate = _candidate(key, purpose, value, attempt,
-                                   lambda rng, kind=kind, value=value: fakes.fake_for(kind, value, rng))
+            candidate = _candidate(key, purpose, value, attempt, _generator(kind, value, hints))
             candidates.append(candidate)
             if candidate is None:
                 break
@@ -142,10 +143,13 @@ def _fake_substitute(span: Span, context: Context) -> str:
         return _org_fake(span.value, context)
     if span.kind in ("number", "amount"):
         return _number_token(span.value, context)
-    hints = _hints_for(span, context)
-    return _first_acceptable(
-        span.value, context, "fake:" + span.kind, lambda rng: fakes.fake_for(span.kind, span.value, rng, **hints)
-    ) or _fallback_marker(span, context)
+    make = _generator(span.kind, span.value, _hints_for(span, context))
+    return _first_acceptable(span.value, context, "fake:" + span.kind, make) or _fallback_marker(span, context)
+
+
+def _generator(kind: str, value: str, hints: dict[str, str]) -> Callable[[random.Random], str]:
+    """The fake generator of one value, its hints bound: what each attempt calls with its seed."""
+    return lambda rng: fakes.fake_for(kind, value, rng, **hints)
 
 
 def _first_acceptable(real: str, context: Context, purpose: str, make: Callable[..., str]) -> str | None:
@@ -289,10 +293,21 @@ def _org_fake(value: str, context: Context) -> str:
     return result
 
 
-def _hints_for(span: Span, context: Context) -> dict[str, str]:
-    """E-mail and URL fakes are built from the fake person and company when they are known."""
-    if span.kind not in ("email", "url", "domain"):
+def _keyed_hints(key: str, kind: str, value: str) -> dict[str, str]:
+    """Hints that depend on the vault's key and the value alone (so a Prefetch computes them
+    too): an IPv4 address gets the fake /24 of its /24, drawn once per network, so that hosts
+    of one network stay in one fake network."""
+    subnet = fakes.subnet_of(value) if kind == "ipv4" else None
+    if subnet is None:
         return {}
+    return {"subnet": fakes.fake_subnet(value, seeded_rng(key, "subnet:ipv4", subnet, 0))}
+
+
+def _hints_for(span: Span, context: Context) -> dict[str, str]:
+    """E-mail and URL fakes are built from the fake person and company when they are known; see
+    _keyed_hints for the others."""
+    if span.kind not in ("email", "url", "domain"):
+        return _keyed_hints(context.vault.key, span.kind, span.value)
     hints: dict[str, str] = {}
     local, _, domain = span.value.rpartition("@") if span.kind == "email" else ("", "", span.value)
     if local:

@@ -25,7 +25,7 @@ from .ids import (
     fake_vat,
 )
 from .names import fake_first_name, fake_person, fake_surname
-from .net import fake_ipv4, fake_ipv6, fake_mac
+from .net import fake_ipv4, fake_ipv6, fake_mac, fake_subnet, subnet_of
 from .orgs import fake_org
 from .phone import fake_phone
 from .places import fake_address, fake_location
@@ -37,7 +37,7 @@ __all__ = [
     "fake_domain", "fake_email", "fake_first_name", "fake_for", "fake_iban", "fake_ipv4", "fake_ipv6",
     "fake_location", "fake_mac", "fake_nie", "fake_nino", "fake_nir", "fake_org", "fake_password",
     "fake_path", "fake_person", "fake_phone", "fake_project", "fake_secret", "fake_siren", "fake_siret", "fake_ssn",
-    "fake_surname", "fake_url", "fake_username", "fake_vat", "match_case",
+    "fake_subnet", "fake_surname", "fake_url", "fake_username", "fake_vat", "match_case", "subnet_of",
 ]
 
 _Plain = Callable[[str, random.Random], str]
@@ -59,8 +59,11 @@ def _name_shaped(real: str, rng: random.Random) -> str:
 
 def fake_for(kind: str, real: str, rng: random.Random, **hints: str) -> str:
     """The fake of `real` for a fine kind of kinds.py. Hints (all optional strings): `locale`,
-    `gender`, `country`, `local_hint`, `domain_hint`, `name_hint`. An unknown kind gets a digit
-    swap when the value has digits, else a same-shape scramble."""
+    `gender`, `country`, `local_hint`, `domain_hint`, `name_hint`, `subnet` (an IPv4's fake /24,
+    fake_subnet). An unknown kind gets a digit swap when the value has digits, else a same-shape
+    scramble."""
+    if kind == "ipv4" and hints.get("subnet"):
+        return fake_ipv4(real, rng, subnet=hints["subnet"])
     plain = _PLAIN.get(kind)
     if plain is not None:
         return plain(real, rng)

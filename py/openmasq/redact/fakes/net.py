@@ -36,18 +36,53 @@ def _random_public(rng: random.Random) -> ipaddress.IPv4Address:
             return address
 
 
-def fake_ipv4(real: str, rng: random.Random) -> str:
-    """Private, shared, link-local and loopback addresses stay in their block; public ones stay
-    public; a port or prefix length suffix is kept."""
+def _parsed_ipv4(real: str) -> tuple[re.Match[str], ipaddress.IPv4Address] | None:
     match = _IPV4.fullmatch(real.strip())
     if not match or any(int(octet) > 255 for octet in match.groups()[:4]):
+        return None
+    return match, ipaddress.IPv4Address(".".join(match.groups()[:4]))
+
+
+def subnet_of(real: str) -> str | None:
+    """The /24 of an IPv4 address as its first three octets ("10.0.1"); None when `real` is not one."""
+    parsed = _parsed_ipv4(real)
+    return None if parsed is None else str(parsed[1]).rpartition(".")[0]
+
+
+def fake_subnet(real: str, rng: random.Random) -> str:
+    """A fake /24 for the /24 of `real` (its first three octets): in the same block for private,
+    shared, link-local and loopback addresses, public for a public one, never the real /24."""
+    parsed = _parsed_ipv4(real)
+    if parsed is None:
+        raise ValueError("not an IPv4 address")
+    address = parsed[1]
+    block = next((n for n in _KEPT_NETWORKS if address in n), None)
+    real_subnet = str(address).rpartition(".")[0]
+    subnet = real_subnet
+    for _ in range(12):  # a block of one /24 cannot do better than its own
+        subnet = str(_random_in(block, rng) if block is not None else _random_public(rng)).rpartition(".")[0]
+        if subnet != real_subnet:
+            break
+    return subnet
+
+
+def fake_ipv4(real: str, rng: random.Random, *, subnet: str | None = None) -> str:
+    """Private, shared, link-local and loopback addresses stay in their block; public ones stay
+    public; a port or prefix length suffix is kept. `subnet`: the fake /24 chosen for the real
+    one (fake_subnet), so that hosts of one network stay in one fake network; only the host is
+    drawn then."""
+    parsed = _parsed_ipv4(real)
+    if parsed is None:
         return swap_digits(real, rng)
-    address = ipaddress.IPv4Address(".".join(match.groups()[:4]))
+    match, address = parsed
     block = next((n for n in _KEPT_NETWORKS if address in n), None)
     suffix = match.group(5)
 
     def make(r: random.Random) -> str:
-        fake = _random_in(block, r) if block is not None else _random_public(r)
+        if subnet is not None:
+            fake = f"{subnet}.{r.randint(1, 254)}"
+        else:
+            fake = str(_random_in(block, r) if block is not None else _random_public(r))
         return real.replace(match.group(0), f"{fake}{suffix}", 1)
 
     return distinct(real, rng, make)
