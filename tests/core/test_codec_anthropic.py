@@ -206,6 +206,12 @@ def mark(text: str) -> str:
 
 CLIENT_BODY = {
     "model": "m", "max_tokens": 10, "metadata": {"user_id": "u-42"},
+    "tools": [{"name": "send", "description": "Send", "input_schema": {"type": "object", "required": ["to"],
+                                                                      "properties": {"to": {"description": "who"}}}},
+              {"type": "web_search_20250305", "name": "web_search", "allowed_domains": ["example.fr"]}],
+    "tool_choice": {"type": "tool", "name": "send"}, "thinking": {"type": "enabled", "budget_tokens": 1024},
+    "mcp_servers": [{"type": "url", "url": "https://mcp.example.fr/sse", "name": "crm", "authorization_token": "t"}],
+    "stop_sequences": ["end"], "future_field": {"deep": ["f"]},
     "system": [{"type": "text", "text": "sys", "cache_control": {"type": "ephemeral"}}],
     "messages": [
         {"role": "user", "content": "plain"},
@@ -220,7 +226,8 @@ CLIENT_BODY = {
         {"role": "assistant", "content": [
             {"type": "thinking", "thinking": "think", "signature": "sig"},
             {"type": "redacted_thinking", "data": "opaque"},
-            {"type": "text", "text": "said"},
+            {"type": "text", "text": "said", "citations": [{"type": "char_location", "cited_text": "quoted",
+                                                            "document_title": "Contrat", "start_char_index": 0}]},
             {"type": "tool_use", "id": "tu_1", "name": "send", "input": {"to": "a", "list": ["b", 1]}},
         ]},
         {"role": "user", "content": [
@@ -246,6 +253,8 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
     assert assistant["content"][0] == {"type": "thinking", "thinking": "<think>", "signature": "sig"}
     assert assistant["content"][1] == {"type": "redacted_thinking", "data": "opaque"}
     assert assistant["content"][2]["text"] == "<said>"
+    assert assistant["content"][2]["citations"] == [{"type": "char_location", "cited_text": "<quoted>",
+                                                     "document_title": "<Contrat>", "start_char_index": 0}]
     assert assistant["content"][3]["input"] == {"to": "<a>", "list": ["<b>", 1]}
     assert results["content"][0]["content"] == "<r1>"
     assert results["content"][1]["content"] == [{"type": "text", "text": "<r2>"}]
@@ -261,6 +270,20 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
 def test_a_body_whose_text_cannot_be_accounted_for_is_refused(body):
     with pytest.raises(ShapeError):
         anthropic.map_request_texts(body, mark)
+
+
+def test_tools_have_their_texts_rewritten_and_their_names_left_alone():
+    send, search = anthropic.map_request_texts(CLIENT_BODY, mark)["tools"]
+    assert send == {"name": "send", "description": "<Send>", "input_schema": {
+        "type": "object", "required": ["to"], "properties": {"to": {"description": "<who>"}}}}
+    assert search == {"type": "web_search_20250305", "name": "web_search", "allowed_domains": ["<example.fr>"]}
+
+
+def test_settings_go_as_they_are_and_every_other_field_is_rewritten_as_content():
+    out = anthropic.map_request_texts(CLIENT_BODY, mark)
+    for setting in ("model", "max_tokens", "tool_choice", "thinking", "mcp_servers"):
+        assert out[setting] == CLIENT_BODY[setting]
+    assert (out["stop_sequences"], out["future_field"]) == (["<end>"], {"deep": ["<f>"]})
 
 
 def test_a_response_has_text_thinking_and_tool_inputs_rewritten():

@@ -265,7 +265,16 @@ CLIENT_BODY = {
         {"role": "tool", "tool_call_id": "call_1", "content": "result"},
         {"role": "assistant", "function_call": {"name": "old", "arguments": '{"x": "y"}'}, "content": "said"},
     ],
-    "tools": [{"type": "function", "function": {"name": "send", "description": "Send", "parameters": {}}}],
+    "tools": [{"type": "function", "function": {"name": "send", "description": "Send", "parameters": {
+        "type": "object", "required": ["to"],
+        "properties": {"to": {"type": "string", "format": "email", "description": "who", "enum": ["x"]},
+                       "type": {"type": "string", "description": "kind"}}}}},
+              {"type": "custom", "custom": {"name": "grep", "description": "Search"}}],
+    "functions": [{"name": "old", "description": "Old"}],
+    "tool_choice": {"type": "function", "function": {"name": "send"}}, "reasoning_effort": "low",
+    "response_format": {"type": "json_schema", "json_schema": {"name": "card", "schema": {"description": "c"}}},
+    "stop": ["end"], "metadata": {"client": "acme"}, "prediction": {"type": "content", "content": "draft"},
+    "future_field": {"deep": ["f"]},
 }
 
 
@@ -287,7 +296,38 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
     assert messages[4]["content"] == "<result>"
     assert json.loads(messages[5]["function_call"]["arguments"]) == {"x": "<y>"}
     assert messages[5]["content"] == "<said>"
-    assert out["tools"] == CLIENT_BODY["tools"] and out["model"] == "m" and out["temperature"] == 0
+    assert (out["model"], out["temperature"], out["reasoning_effort"]) == ("m", 0, "low")
+    assert out["tool_choice"] == CLIENT_BODY["tool_choice"]
+
+
+def test_declarations_have_their_texts_rewritten_and_their_names_left_alone():
+    out = openai.map_request_texts(CLIENT_BODY, mark)
+    send, grep = out["tools"]
+    assert (send["type"], send["function"]["name"], send["function"]["description"]) == ("function", "send", "<Send>")
+    parameters = send["function"]["parameters"]
+    assert (parameters["type"], parameters["required"]) == ("object", ["to"])
+    assert parameters["properties"]["to"] == {"type": "string", "format": "email", "description": "<who>",
+                                              "enum": ["<x>"]}
+    # A property called "type" is a schema like any other: its description is text.
+    assert parameters["properties"]["type"] == {"type": "string", "description": "<kind>"}
+    assert grep == {"type": "custom", "custom": {"name": "grep", "description": "<Search>"}}
+    assert out["functions"] == [{"name": "old", "description": "<Old>"}]
+    assert out["response_format"] == {"type": "json_schema",
+                                      "json_schema": {"name": "card", "schema": {"description": "<c>"}}}
+
+
+def test_fields_the_codec_does_not_know_are_rewritten_as_content():
+    out = openai.map_request_texts(CLIENT_BODY, mark)
+    assert (out["stop"], out["metadata"]) == (["<end>"], {"client": "<acme>"})
+    assert out["prediction"] == {"type": "content", "content": "<draft>"}
+    assert out["future_field"] == {"deep": ["<f>"]}
+    body = {"messages": [{"role": "assistant", "content": "a", "annotations": [{"type": "url", "title": "t"}],
+                          "tool_calls": [{"id": "c", "type": "function", "extra": "e",
+                                          "function": {"name": "n", "arguments": "{}", "note": "x"}}]}]}
+    message = openai.map_request_texts(body, mark)["messages"][0]
+    assert message["annotations"] == [{"type": "url", "title": "<t>"}]
+    call = message["tool_calls"][0]
+    assert (call["id"], call["extra"], call["function"]["name"], call["function"]["note"]) == ("c", "<e>", "n", "<x>")
 
 
 def test_rewriting_does_not_modify_the_client_body():

@@ -271,6 +271,43 @@ def test_tool_call_arguments_that_are_invalid_json_are_still_restored(proxy, ups
 # --- what passes through as it is -----------------------------------------------------------------
 
 
+# Real values wherever a client may put text besides its messages.
+ABOUT = "Marie Dupont de Karl Studio SAS (marie.dupont@karl-studio.fr)"
+SCHEMA = {"type": "object", "required": ["to"], "properties": {
+    "to": {"type": "string", "description": f"e.g. {ABOUT}", "enum": ["Marie Dupont", "Karl Studio SAS"]}}}
+OPENAI_EXTRAS = {
+    "tools": [{"type": "function", "function": {"name": "send", "description": f"Writes to {ABOUT}",
+                                                "parameters": SCHEMA}}],
+    "tool_choice": {"type": "function", "function": {"name": "send"}},
+    "response_format": {"type": "json_schema", "json_schema": {"name": "card", "schema": SCHEMA}},
+    "stop": ["Marie Dupont"], "metadata": {"client": ABOUT}, "prediction": {"type": "content", "content": ABOUT},
+    "a_field_no_codec_knows": {"note": ABOUT},
+}
+ANTHROPIC_EXTRAS = {
+    "tools": [{"name": "send", "description": f"Writes to {ABOUT}", "input_schema": SCHEMA}],
+    "tool_choice": {"type": "tool", "name": "send"},
+    "stop_sequences": ["Marie Dupont"], "metadata": {"user_id": "marie.dupont@karl-studio.fr"},
+    "a_field_no_codec_knows": {"note": ABOUT},
+}
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_texts_beside_the_messages_are_redacted_too_and_tool_names_are_not(proxy, upstream, api):
+    if api == "openai":
+        response = chat(proxy, openai_body(**OPENAI_EXTRAS))
+    else:
+        response = chat(proxy, anthropic_body(**ANTHROPIC_EXTRAS), "messages")
+    assert response.status_code == 200
+    assert_only_fakes_went_upstream(upstream)
+    sent = upstream.received[0].json()
+    tool = sent["tools"][0]
+    assert (tool["function"]["name"] if api == "openai" else tool["name"]) == "send"
+    assert sent["tool_choice"] == (OPENAI_EXTRAS if api == "openai" else ANTHROPIC_EXTRAS)["tool_choice"]
+    # The stop sequence holds the very fake the message does: the model stops where it would have.
+    stop = sent["stop"] if api == "openai" else sent["stop_sequences"]
+    assert stop == [fake_name(upstream.received[0])]
+
+
 def test_client_auth_headers_reach_the_upstream_unchanged_and_the_session_header_does_not(proxy, upstream):
     chat(proxy, openai_body(), **{"Authorization": "Bearer sk-client-key", "X-OpenMasq-Session": "s1",
                                   "OpenAI-Organization": "org-1"})

@@ -37,8 +37,10 @@ from .walk import (
     as_str,
     expect_dict,
     expect_list,
+    map_declaration,
     map_leaves,
     map_optional,
+    map_rest,
 )
 
 MESSAGES_PATH = "messages"
@@ -51,6 +53,13 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", 
 _OPAQUE_BLOCKS = frozenset({"image", "redacted_thinking"})
 _DELTA_FIELDS = {"text_delta": "text", "input_json_delta": "partial_json", "thinking_delta": "thinking"}
 _BLOCK_FIELDS = {"text": "text", "thinking": "thinking"}
+# What a proxy passes as it is in a client's body: settings, never content. `mcp_servers` and
+# `container` address servers the provider itself connects to (their URLs and tokens must
+# reach it unchanged, like the API key). Every other field is rewritten, known or not.
+_SETTINGS = frozenset({
+    "model", "max_tokens", "stream", "temperature", "top_p", "top_k", "tool_choice", "thinking", "service_tier",
+    "mcp_servers", "container", "context_management",
+})
 _DELTA_OF_BLOCK = {"text": "text_delta", "tool_use": "input_json_delta", "thinking": "thinking_delta"}
 
 
@@ -294,8 +303,10 @@ _HANDLERS = {
 
 def map_request_texts(body: object, text: TextMap) -> dict[str, Any]:
     """A copy of a client's request body with every text it sends rewritten: system, text and
-    thinking blocks, tool_use inputs, tool results, text documents, metadata.user_id.
-    Raises ShapeError on a shape whose text cannot be accounted for."""
+    thinking blocks, tool_use inputs, tool results, text documents, metadata, tool declarations
+    (their names left alone), stop sequences, and any field this codec does not know. Only the
+    settings of _SETTINGS go as they are. Raises ShapeError on a shape whose text cannot be
+    accounted for."""
     out = dict(expect_dict(body, "the request body"))
     system = out.get("system")
     if isinstance(system, str):
@@ -306,16 +317,16 @@ def map_request_texts(body: object, text: TextMap) -> dict[str, Any]:
         raise ShapeError(f"system is a {type(system).__name__}")
     out["messages"] = [_map_message(m, text) for m in expect_list(out.get("messages"), "messages")]
     if out.get("metadata") is not None:
-        metadata = dict(expect_dict(out["metadata"], "metadata"))
-        map_optional(metadata, "user_id", text)
-        out["metadata"] = metadata
-    return out
+        out["metadata"] = map_rest(dict(expect_dict(out["metadata"], "metadata")), text, done=())
+    if out.get("tools") is not None:
+        out["tools"] = [map_declaration(t, "a tool", text) for t in expect_list(out["tools"], "tools")]
+    return map_rest(out, text, done=_SETTINGS | {"system", "messages", "metadata", "tools"})
 
 
 def _map_message(message: object, text: TextMap) -> dict[str, Any]:
     out = dict(expect_dict(message, "a message"))
     out["content"] = _map_content(out.get("content"), text)
-    return out
+    return map_rest(out, text, done={"role", "content"})
 
 
 def _map_content(content: object, text: TextMap) -> str | list[dict[str, Any]]:
@@ -331,14 +342,15 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
         return out
     if kind in _BLOCK_FIELDS:
         map_optional(out, _BLOCK_FIELDS[kind], text)
-        return out
+        # A thinking block's signature is the provider's, opaque; citations are quoted text.
+        return map_rest(out, text, done={_BLOCK_FIELDS[kind], "signature"})
     if kind == "tool_use":
         out["input"] = map_leaves(out.get("input"), text)
-        return out
+        return map_rest(out, text, done={"id", "name", "input"})
     if kind == "tool_result":
         if out.get("content") is not None:
             out["content"] = _map_content(out["content"], text)
-        return out
+        return map_rest(out, text, done={"tool_use_id", "content", "is_error"})
     if kind == "document":
         return _map_document(out, text)
     # A block type this codec does not know: every string in it is rewritten (fail closed).
@@ -354,7 +366,7 @@ def _map_document(block: dict[str, Any], text: TextMap) -> dict[str, Any]:
     block["source"] = source
     for key in ("title", "context"):
         map_optional(block, key, text)
-    return block
+    return map_rest(block, text, done={"source", "title", "context"})
 
 
 def map_response_texts(doc: object, text: TextMap, args: TextMap) -> dict[str, Any]:

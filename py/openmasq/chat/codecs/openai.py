@@ -37,9 +37,11 @@ from .walk import (
     as_str,
     expect_dict,
     expect_list,
+    map_declaration,
     map_json_text,
     map_leaves,
     map_optional,
+    map_rest,
 )
 
 CHAT_PATH = "chat/completions"
@@ -54,6 +56,20 @@ _FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool_calls", "func
 # Content parts that carry no text to rewrite (the bytes of an image or a sound).
 _OPAQUE_PARTS = frozenset({"image_url", "input_audio", "image"})
 _NAME_CHARS = 64  # OpenAI's limit on a participant name
+# What a proxy passes as it is in a client's body: settings that choose a model, a mode or a
+# tool, never content (OpenAI's, and those of the compatible servers: OpenRouter's routing,
+# Ollama's keep_alive). Every other field is rewritten, known or not.
+_SETTINGS = frozenset({
+    "model", "stream", "stream_options", "temperature", "top_p", "top_k", "min_p", "n", "max_tokens",
+    "max_completion_tokens", "presence_penalty", "frequency_penalty", "repetition_penalty", "logit_bias",
+    "logprobs", "top_logprobs", "seed", "tool_choice", "function_call", "parallel_tool_calls", "service_tier",
+    "reasoning_effort", "verbosity", "modalities", "audio", "store", "provider", "models", "route", "transforms",
+    "keep_alive",
+})
+# Lists of declarations (tools and the legacy functions): their names are identifiers.
+_DECLARATIONS = ("tools", "functions")
+# A message's fields that _map_message handles or that are identifiers (role, call ids).
+_MESSAGE_FIELDS = frozenset({"role", "name", "tool_calls", "function_call", "tool_call_id", *TEXT_FIELDS})
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -281,12 +297,19 @@ def _delta_events(delta: dict[str, Any]) -> list[StreamEvent]:
 
 def map_request_texts(body: object, text: TextMap) -> dict[str, Any]:
     """A copy of a client's request body with every text it sends rewritten: system, user,
-    assistant (and its tool-call arguments), tool results, participant names, the end-user id.
-    Raises ShapeError on a shape whose text cannot be accounted for."""
+    assistant (and its tool-call arguments), tool results, participant names, the end-user id,
+    tool and response-format declarations (their names left alone), stop sequences, metadata,
+    predicted output, and any field this codec does not know. Only the settings of _SETTINGS
+    go as they are. Raises ShapeError on a shape whose text cannot be accounted for."""
     out = dict(expect_dict(body, "the request body"))
     out["messages"] = [_map_message(m, text) for m in expect_list(out.get("messages"), "messages")]
     map_optional(out, "user", text)
-    return out
+    for key in _DECLARATIONS:
+        if out.get(key) is not None:
+            out[key] = [map_declaration(d, f"a declaration in {key}", text) for d in expect_list(out[key], key)]
+    if out.get("response_format") is not None:
+        out["response_format"] = map_declaration(out["response_format"], "response_format", text)
+    return map_rest(out, text, done=_SETTINGS | {"messages", "user", "response_format", *_DECLARATIONS})
 
 
 def _map_message(message: object, text: TextMap) -> dict[str, Any]:
@@ -306,7 +329,7 @@ def _map_message(message: object, text: TextMap) -> dict[str, Any]:
         out["tool_calls"] = [_map_call(c, text) for c in expect_list(out["tool_calls"], "tool_calls")]
     if out.get("function_call") is not None:
         out["function_call"] = _map_call({"function": out["function_call"]}, text)["function"]
-    return out
+    return map_rest(out, text, done=_MESSAGE_FIELDS)
 
 
 def _map_part(part: object, text: TextMap) -> dict[str, Any]:
@@ -331,8 +354,8 @@ def _map_call(call: object, text: TextMap) -> dict[str, Any]:
         function["arguments"] = map_json_text(arguments, text)
     elif arguments is not None:
         function["arguments"] = map_leaves(arguments, text)
-    out["function"] = function
-    return out
+    out["function"] = map_rest(function, text, done={"name", "arguments"})
+    return map_rest(out, text, done={"id", "function"})
 
 
 def _participant_name(name: str) -> str:

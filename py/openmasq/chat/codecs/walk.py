@@ -4,7 +4,7 @@ JSON document kept as text (tool-call arguments)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 TextMap = Callable[[str], str]
@@ -20,14 +20,52 @@ STRUCTURAL_KEYS = frozenset({"type", "media_type", "cache_control"})
 
 def map_leaves(value: Any, text: TextMap, keep: frozenset[str] = frozenset()) -> Any:
     """A copy of a JSON value with every string value (not the object keys) rewritten, except
-    the values of fields named in `keep`, at any depth."""
+    the names under fields named in `keep`, at any depth: a string or a list of strings. An
+    object under such a key is walked like any other (a schema property may be called "type")."""
     if isinstance(value, str):
         return text(value)
     if isinstance(value, list):
         return [map_leaves(item, text, keep) for item in value]
     if isinstance(value, dict):
-        return {key: item if key in keep else map_leaves(item, text, keep) for key, item in value.items()}
+        return {key: item if key in keep and _is_names(item) else map_leaves(item, text, keep)
+                for key, item in value.items()}
     return value
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value))
+
+
+def map_rest(holder: dict[str, Any], text: TextMap, done: Collection[str]) -> dict[str, Any]:
+    """Rewrite, in place, every field of `holder` that its codec did not handle (`done`): a
+    field the codec does not know is content until shown otherwise (fail closed). Returns holder."""
+    for key, value in holder.items():
+        if key not in done:
+            holder[key] = _map_field(key, value, text)
+    return holder
+
+
+def _map_field(key: str, value: Any, text: TextMap, keep: frozenset[str] = STRUCTURAL_KEYS) -> Any:
+    return value if key in keep and _is_names(value) else map_leaves(value, text, keep)
+
+
+# The objects of a declaration (a tool, a response schema) whose own "name" is an identifier.
+_DECLARED = frozenset({"function", "custom", "json_schema"})
+# In a declaration's JSON schema, the names that must stay as the keys they refer to are.
+_SCHEMA_NAMES = STRUCTURAL_KEYS | {"required", "$ref", "$schema", "format"}
+
+
+def map_declaration(value: object, what: str, text: TextMap) -> dict[str, Any]:
+    """A copy of a tool or schema declaration with its descriptions, schema texts, enums and
+    examples rewritten, and its name left alone: a name is what the client and the model call
+    it by (in a tool call, a tool_choice), and the answer's calls are matched on it."""
+    out = dict(expect_dict(value, what))
+    for key, item in out.items():
+        if key in _DECLARED and isinstance(item, dict):
+            out[key] = map_declaration(item, what, text)
+        elif not (key == "name" and isinstance(item, str)):
+            out[key] = _map_field(key, item, text, _SCHEMA_NAMES)
+    return out
 
 
 def map_json_text(document: str, text: TextMap) -> str:
