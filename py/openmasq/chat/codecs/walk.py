@@ -51,7 +51,8 @@ def _map_field(key: str, value: Any, text: TextMap, keep: frozenset[str] = STRUC
 
 # The objects of a declaration (a tool, a response schema) whose own "name" is an identifier.
 _DECLARED = frozenset({"function", "custom", "json_schema"})
-# In a declaration's JSON schema, the names that must stay as the keys they refer to are.
+# In a declaration's JSON schema, the words that name keys, types and formats rather than say
+# anything: left as they are ("required" lists property names, which are keys).
 _SCHEMA_NAMES = STRUCTURAL_KEYS | {"required", "$ref", "$schema", "format"}
 
 
