@@ -49,9 +49,9 @@ def cut_bar_labels(page: Any) -> list[str]:
 
 
 def assert_bar_labels_whole(page: Any, full_labels: list[str]) -> None:
-    """At 360 and 390 px wide, every place of the bottom bar shows its label whole, and keeps its
+    """At 320, 360 and 390 px wide, every place of the bottom bar shows its label whole, and keeps its
     full label as its name for screen readers (the bar may show a shorter one)."""
-    for width in (360, 390):
+    for width in (320, 360, 390):
         page.set_viewport_size({"width": width, "height": PHONE["height"]})
         page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
         assert cut_bar_labels(page) == [], f"bar labels cut at {width} px"
