@@ -321,6 +321,7 @@ def test_fields_the_codec_does_not_know_are_rewritten_as_content():
     assert (out["stop"], out["metadata"]) == (["<end>"], {"client": "<acme>"})
     assert out["prediction"] == {"type": "content", "content": "<draft>"}
     assert out["future_field"] == {"deep": ["<f>"]}
+    assert openai.map_request_texts({"messages": [], "response_format": "json"}, mark)["response_format"] == "<json>"
     body = {"messages": [{"role": "assistant", "content": "a", "annotations": [{"type": "url", "title": "t"}],
                           "tool_calls": [{"id": "c", "type": "function", "extra": "e",
                                           "function": {"name": "n", "arguments": "{}", "note": "x"}}]}]}

@@ -307,9 +307,11 @@ def map_request_texts(body: object, text: TextMap) -> dict[str, Any]:
     for key in _DECLARATIONS:
         if out.get(key) is not None:
             out[key] = [map_declaration(d, f"a declaration in {key}", text) for d in expect_list(out[key], key)]
-    if out.get("response_format") is not None:
+    declared = set(_DECLARATIONS)
+    if isinstance(out.get("response_format"), dict):  # else a server's own spelling: rewritten below
         out["response_format"] = map_declaration(out["response_format"], "response_format", text)
-    return map_rest(out, text, done=_SETTINGS | {"messages", "user", "response_format", *_DECLARATIONS})
+        declared.add("response_format")
+    return map_rest(out, text, done=_SETTINGS | declared | {"messages", "user"})
 
 
 def _map_message(message: object, text: TextMap) -> dict[str, Any]:
