@@ -30,7 +30,6 @@ from .models import (
 from .rewrite import Feeder, FeederFactory, dump, load_object
 from .sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEProblem
 from .walk import (
-    STRUCTURAL_KEYS,
     ShapeError,
     TextMap,
     as_int,
@@ -354,7 +353,7 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
     if kind == "document":
         return _map_document(out, text)
     # A block type this codec does not know: every string in it is rewritten (fail closed).
-    return dict(map_leaves(out, text, STRUCTURAL_KEYS))
+    return map_rest(out, text, done=())
 
 
 def _map_document(block: dict[str, Any], text: TextMap) -> dict[str, Any]:

@@ -30,7 +30,6 @@ from .models import (
 from .rewrite import Feeder, FeederFactory, dump, load_object
 from .sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEProblem
 from .walk import (
-    STRUCTURAL_KEYS,
     ShapeError,
     TextMap,
     as_int,
@@ -345,7 +344,7 @@ def _map_part(part: object, text: TextMap) -> dict[str, Any]:
         out["file"] = file
         return out
     # A part type this codec does not know: every string in it is rewritten (fail closed).
-    return dict(map_leaves(out, text, STRUCTURAL_KEYS))
+    return map_rest(out, text, done=())
 
 
 def _map_call(call: object, text: TextMap) -> dict[str, Any]:
