@@ -43,10 +43,20 @@ def _parsed_ipv4(real: str) -> tuple[re.Match[str], ipaddress.IPv4Address] | Non
     return match, ipaddress.IPv4Address(".".join(match.groups()[:4]))
 
 
+def _random_like(address: ipaddress.IPv4Address, rng: random.Random) -> ipaddress.IPv4Address:
+    """A host in the block of `address` (private, shared, link-local, loopback), else public."""
+    block = next((n for n in _KEPT_NETWORKS if address in n), None)
+    return _random_in(block, rng) if block is not None else _random_public(rng)
+
+
+def _slash24(address: ipaddress.IPv4Address) -> str:
+    return str(address).rpartition(".")[0]
+
+
 def subnet_of(real: str) -> str | None:
     """The /24 of an IPv4 address as its first three octets ("10.0.1"); None when `real` is not one."""
     parsed = _parsed_ipv4(real)
-    return None if parsed is None else str(parsed[1]).rpartition(".")[0]
+    return None if parsed is None else _slash24(parsed[1])
 
 
 def fake_subnet(real: str, rng: random.Random) -> str:
@@ -55,12 +65,9 @@ def fake_subnet(real: str, rng: random.Random) -> str:
     parsed = _parsed_ipv4(real)
     if parsed is None:
         raise ValueError("not an IPv4 address")
-    address = parsed[1]
-    block = next((n for n in _KEPT_NETWORKS if address in n), None)
-    real_subnet = str(address).rpartition(".")[0]
-    subnet = real_subnet
+    real_subnet = subnet = _slash24(parsed[1])
     for _ in range(12):  # a block of one /24 cannot do better than its own
-        subnet = str(_random_in(block, rng) if block is not None else _random_public(rng)).rpartition(".")[0]
+        subnet = _slash24(_random_like(parsed[1], rng))
         if subnet != real_subnet:
             break
     return subnet
@@ -75,14 +82,10 @@ def fake_ipv4(real: str, rng: random.Random, *, subnet: str | None = None) -> st
     if parsed is None:
         return swap_digits(real, rng)
     match, address = parsed
-    block = next((n for n in _KEPT_NETWORKS if address in n), None)
     suffix = match.group(5)
 
     def make(r: random.Random) -> str:
-        if subnet is not None:
-            fake = f"{subnet}.{r.randint(1, 254)}"
-        else:
-            fake = str(_random_in(block, r) if block is not None else _random_public(r))
+        fake = f"{subnet}.{r.randint(1, 254)}" if subnet is not None else str(_random_like(address, r))
         return real.replace(match.group(0), f"{fake}{suffix}", 1)
 
     return distinct(real, rng, make)
