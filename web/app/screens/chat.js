@@ -47,9 +47,13 @@ export function ChatScreen() {
   convRef.current = conv;
   useChatChanges();
 
+  // Lists are asked for from several places at once (a reply ending, a rename, a search): only the
+  // answer to the latest question is shown, so an earlier, slower answer never brings back old titles.
+  const listAsked = useRef(0);
   const loadList = useCallback(async (text = query) => {
+    const asked = ++listAsked.current;
     const list = await api.listConversations(text);
-    setItems(list);
+    if (asked === listAsked.current) setItems(list);
     return list;
   }, [api, query]);
 
