@@ -262,6 +262,32 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
                                       "content": [{"type": "text", "text": "<c>"}]}
 
 
+SERVER_TOOL_TURN = {"role": "assistant", "content": [
+    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "Ostrel"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
+        {"type": "web_search_result", "url": "https://ostrel.example/", "title": "Ostrel", "encrypted_content": "Eq1",
+         "page_age": "2025"}]},
+    {"type": "text", "text": "Vu.", "citations": [
+        {"type": "web_search_result_location", "url": "https://o.example/", "title": "Ostrel", "encrypted_index": "Eo2",
+         "cited_text": "Ostrel"}]},
+    {"type": "container_upload", "file_id": "file_03"},
+    {"type": "future_block", "id": {"not": "an id"}},
+]}
+
+
+def test_what_the_provider_minted_goes_back_as_it_came_and_the_rest_of_a_server_tool_turn_is_rewritten():
+    out = anthropic.map_request_texts({"messages": [SERVER_TOOL_TURN]}, mark)["messages"][0]["content"]
+    assert out[0] == {"type": "server_tool_use", "id": "srvtoolu_01", "name": "<web_search>",
+                      "input": {"query": "<Ostrel>"}}
+    assert out[1] == {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
+        {"type": "web_search_result", "url": "<https://ostrel.example/>", "title": "<Ostrel>",
+         "encrypted_content": "Eq1", "page_age": "<2025>"}]}
+    assert out[2]["citations"] == [{"type": "web_search_result_location", "url": "<https://o.example/>",
+                                    "title": "<Ostrel>", "encrypted_index": "Eo2", "cited_text": "<Ostrel>"}]
+    assert out[3] == {"type": "container_upload", "file_id": "file_03"}
+    assert out[4] == {"type": "future_block", "id": {"not": "<an id>"}}  # an id is a string, or content
+
+
 @pytest.mark.parametrize("body", [
     "x", {"messages": {}}, {"messages": [{"role": "user", "content": 1}]}, {"messages": [], "system": 3},
     {"messages": [{"role": "user", "content": [{"type": "text", "text": 3}]}]},
@@ -291,6 +317,51 @@ def test_a_response_has_text_thinking_and_tool_inputs_rewritten():
     assert [b.get("thinking") or b.get("text") or b.get("input") for b in out["content"]] == [
         "<Voyons.>", "<Je cherche.>", {"query": "OSTREL"}]
     assert MESSAGE["content"][1]["text"] == "Je cherche."
+
+
+CITATION = {"type": "char_location", "cited_text": "Ostrel", "document_index": 0, "document_title": "Notes",
+            "start_char_index": 4, "end_char_index": 10}
+MARKED_CITATION = {**CITATION, "cited_text": "<Ostrel>", "document_title": "<Notes>"}
+
+
+def test_a_citation_has_its_quoted_text_and_title_rewritten_and_its_indices_kept():
+    message = {**MESSAGE, "content": [{"type": "text", "text": "Ostrel", "citations": [CITATION]},
+                                      {"type": "text", "text": "sans", "citations": None}]}
+    out = anthropic.map_response_texts(message, mark, str.upper)
+    assert out["content"] == [{"type": "text", "text": "<Ostrel>", "citations": [MARKED_CITATION]},
+                              {"type": "text", "text": "<sans>", "citations": None}]
+    assert message["content"][0]["citations"] == [CITATION]
+
+
+def test_a_streamed_citation_is_rewritten_whole_in_its_own_event():
+    stream = [
+        event("content_block_start", index=0, content_block={"type": "text", "text": "", "citations": [CITATION]}),
+        event("content_block_delta", index=0, delta={"type": "citations_delta", "citation": CITATION}),
+        event("content_block_delta", index=0, delta={"type": "text_delta", "text": "Ostrel"}),
+        event("content_block_stop", index=0),
+    ]
+    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(Marking, Marking), stream)]
+    assert items[0]["content_block"]["citations"] == [MARKED_CITATION]
+    assert items[1]["delta"] == {"type": "citations_delta", "citation": MARKED_CITATION}
+    # The block's own text is held by its feeder until the block stops; the citation was not.
+    assert [i["delta"] for i in items[2:4]] == [{"type": "text_delta", "text": ""},
+                                                {"type": "text_delta", "text": "<Ostrel>"}]
+
+
+class Marking:
+    """A feeder that holds everything until flushed, then marks it: a citation restored through
+    the block's own feeder would come out empty."""
+
+    def __init__(self) -> None:
+        self.held = ""
+
+    def feed(self, chunk: str) -> str:
+        self.held += chunk
+        return ""
+
+    def flush(self) -> str:
+        out, self.held = self.held, ""
+        return mark(out) if out else ""
 
 
 class Holding:

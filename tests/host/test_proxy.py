@@ -4,8 +4,10 @@ and in tool-call arguments, in the OpenAI and Anthropic formats."""
 
 from __future__ import annotations
 
+import base64
 import gc
 import json
+import random
 import re
 import subprocess
 import sys
@@ -22,17 +24,19 @@ from test_proxy_upstream import (
     RunningProxy,
     ScriptedUpstream,
     anthropic_message,
+    anthropic_reply,
     anthropic_stream,
     echo_script,
     last_user_text,
     openai_completion,
     openai_stream,
+    sse,
 )
 
 from openmasq.chat.codecs import TextDelta, ToolCallAccumulator, ToolCallDelta, anthropic, openai
 from openmasq.proxy import app as app_module
 from openmasq.proxy.app import INLINE_MAX_BYTES, warm_engine
-from openmasq.redact import RedactOptions
+from openmasq.redact import RedactOptions, Vault, pseudonymise
 
 LEAD = "Écris à "
 TEXT = (f"{LEAD}Marie Dupont (marie.dupont@karl-studio.fr, 06 12 34 56 78) chez Karl Studio SAS. "
@@ -268,7 +272,76 @@ def test_tool_call_arguments_that_are_invalid_json_are_still_restored(proxy, ups
     assert arguments == '{"to": "marie.dupont@karl-studio.fr", "cc": '
 
 
+def raw_events(proxy: RunningProxy, body: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """Every event of a stream as the client receives it, whole (a decoder keeps only the text)."""
+    with httpx.stream("POST", f"{proxy.base_url}/{path}", json={**body, "stream": True}, timeout=60) as response:
+        assert response.status_code == 200, response.read()
+        text = response.read().decode()
+    return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_anthropic_citations_quote_the_clients_document_with_its_real_values(proxy, upstream, streamed):
+    document = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": TEXT},
+                "title": "Notes sur Marie Dupont", "citations": {"enabled": True}}
+    body = anthropic_body({"role": "user", "content": [document, {"type": "text", "text": "Qui écrire ?"}]})
+
+    def script(received: Received) -> Reply:
+        sent = received.json()["messages"][0]["content"][0]
+        data, title = sent["source"]["data"], sent["title"]
+        quoted = data[len(LEAD) : data.index(" (")]  # the fake of "Marie Dupont", as the model read it
+        citation = {"type": "char_location", "cited_text": quoted, "document_index": 0, "document_title": title,
+                    "start_char_index": len(LEAD), "end_char_index": len(LEAD) + len(quoted)}
+        if not streamed:
+            return anthropic_reply([{"type": "text", "text": quoted, "citations": [citation]}])
+        return Reply(chunks=[
+            sse({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+                                                      "model": "scripted", "content": [], "usage": {}}},
+                "message_start"),
+            sse({"type": "content_block_start", "index": 0,
+                 "content_block": {"type": "text", "text": "", "citations": []}}, "content_block_start"),
+            sse({"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta",
+                                                                      "citation": citation}}, "content_block_delta"),
+            sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": quoted}},
+                "content_block_delta"),
+            sse({"type": "content_block_stop", "index": 0}, "content_block_stop"),
+            sse({"type": "message_stop"}, "message_stop")], headers=SSE_HEADERS)
+
+    upstream.script = script
+    if streamed:
+        events = raw_events(proxy, body, "messages")
+        citations = [e["delta"]["citation"] for e in events if e.get("delta", {}).get("type") == "citations_delta"]
+        text = "".join(e["delta"]["text"] for e in events if e.get("delta", {}).get("type") == "text_delta")
+    else:
+        block = chat(proxy, body, "messages").json()["content"][0]
+        citations, text = block["citations"], block["text"]
+    assert text == "Marie Dupont"
+    assert citations == [{"type": "char_location", "cited_text": "Marie Dupont", "document_index": 0,
+                          "document_title": "Notes sur Marie Dupont", "start_char_index": len(LEAD),
+                          "end_char_index": citations[0]["end_char_index"]}]
+    assert_only_fakes_went_upstream(upstream)
+
+
 # --- what passes through as it is -----------------------------------------------------------------
+
+
+def test_a_server_tools_ids_and_encrypted_results_reach_the_upstream_as_they_came(proxy, upstream):
+    blob = base64.b64encode(random.Random(7).randbytes(300)).decode()
+    assert pseudonymise(blob, Vault.new(), RedactOptions()).text != blob  # the engine takes it for a secret
+    tool_id = "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE"
+    turn = {"role": "assistant", "content": [
+        {"type": "server_tool_use", "id": tool_id, "name": "web_search", "input": {"query": "Marie Dupont"}},
+        {"type": "web_search_tool_result", "tool_use_id": tool_id, "content": [
+            {"type": "web_search_result", "url": "https://example.org/", "title": "Marie Dupont",
+             "encrypted_content": blob}]}]}
+    response = chat(proxy, anthropic_body({"role": "user", "content": TEXT}, turn,
+                                          {"role": "user", "content": "Et ensuite ?"}), "messages")
+    assert response.status_code == 200
+    sent = upstream.received[0].json()["messages"][1]["content"]
+    assert sent[0]["id"] == sent[1]["tool_use_id"] == tool_id
+    assert sent[1]["content"][0]["encrypted_content"] == blob
+    assert_only_fakes_went_upstream(upstream)
+
 
 
 # Real values wherever a client may put text besides its messages.

@@ -18,6 +18,7 @@ from openmasq.testing.upstream import (  # moved there so the browser tests (e2e
     Script,
     ScriptedUpstream,
     anthropic_message,
+    anthropic_reply,
     anthropic_stream,
     echo_script,
     json_reply,
@@ -29,7 +30,8 @@ from openmasq.testing.upstream import (  # moved there so the browser tests (e2e
 
 __all__ = [
     "SSE_HEADERS", "Received", "Reply", "RunningProxy", "Script", "ScriptedUpstream", "anthropic_message",
-    "anthropic_stream", "echo_script", "json_reply", "last_user_text", "openai_completion", "openai_stream", "sse",
+    "anthropic_reply", "anthropic_stream", "echo_script", "json_reply", "last_user_text", "openai_completion",
+    "openai_stream", "sse",
 ]
 
 

@@ -204,8 +204,13 @@ def anthropic_message(text: str, tool: tuple[str, str, dict[str, Any]] | None = 
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     if tool:
         content.append({"type": "tool_use", "id": tool[0], "name": tool[1], "input": tool[2]})
+    return anthropic_reply(content, "tool_use" if tool else "end_turn")
+
+
+def anthropic_reply(content: list[dict[str, Any]], stop_reason: str = "end_turn") -> Reply:
+    """A whole message made of the content blocks given."""
     return json_reply({"id": "msg_1", "type": "message", "role": "assistant", "model": "scripted",
-                       "content": content, "stop_reason": "tool_use" if tool else "end_turn",
+                       "content": content, "stop_reason": stop_reason,
                        "usage": {"input_tokens": 10, "output_tokens": 5}})
 
 

@@ -50,6 +50,7 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", 
            "refusal": "content_filter"}
 # Blocks that carry no text to rewrite: bytes of an image, an opaque signed summary.
 _OPAQUE_BLOCKS = frozenset({"image", "redacted_thinking"})
+_BLOCK_IDS = ("id", "tool_use_id")
 _DELTA_FIELDS = {"text_delta": "text", "input_json_delta": "partial_json", "thinking_delta": "thinking"}
 _BLOCK_FIELDS = {"text": "text", "thinking": "thinking"}
 # What a proxy passes as it is in a client's body: settings, never content. `mcp_servers` and
@@ -60,6 +61,9 @@ _SETTINGS = frozenset({
     "mcp_servers", "container", "context_management",
 })
 _DELTA_OF_BLOCK = {"text": "text_delta", "tool_use": "input_json_delta", "thinking": "thinking_delta"}
+# A citation's quoted text and its source's title: the document the client sent was redacted, so
+# they quote fakes. Its other fields (indices, URLs, an encrypted index) are the provider's.
+_CITATION_TEXTS = ("cited_text", "document_title", "title")
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -341,8 +345,9 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
         return out
     if kind in _BLOCK_FIELDS:
         map_optional(out, _BLOCK_FIELDS[kind], text)
-        # A thinking block's signature is the provider's, opaque; citations are quoted text.
-        return map_rest(out, text, done={_BLOCK_FIELDS[kind], "signature"})
+        # Citations are quoted text (their encrypted index and a thinking block's signature are
+        # the provider's: walk.PROVIDER_TOKENS).
+        return map_rest(out, text, done={_BLOCK_FIELDS[kind]})
     if kind == "tool_use":
         out["input"] = map_leaves(out.get("input"), text)
         return map_rest(out, text, done={"id", "name", "input"})
@@ -352,8 +357,10 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
         return map_rest(out, text, done={"tool_use_id", "content", "is_error"})
     if kind == "document":
         return _map_document(out, text)
-    # A block type this codec does not know: every string in it is rewritten (fail closed).
-    return map_rest(out, text, done=())
+    # A block type this codec does not know (a server tool's call or result, one to come): every
+    # string in it is rewritten (fail closed), bar the ids the provider gave its tool calls, which
+    # pair a call with its result and are checked against what the provider issued.
+    return map_rest(out, text, done={key for key in _BLOCK_IDS if isinstance(out.get(key), str)})
 
 
 def _map_document(block: dict[str, Any], text: TextMap) -> dict[str, Any]:
@@ -378,10 +385,25 @@ def map_response_texts(doc: object, text: TextMap, args: TextMap) -> dict[str, A
         kind = block.get("type")
         if kind in _BLOCK_FIELDS:
             map_optional(block, _BLOCK_FIELDS[kind], text)
+            _map_citations(block, text)
         elif kind == "tool_use":
             block["input"] = map_leaves(block.get("input"), args)
         blocks.append(block)
     out["content"] = blocks
+    return out
+
+
+def _map_citations(block: dict[str, Any], text: TextMap) -> None:
+    """A text block's citations, each with its quoted text restored (absent is fine)."""
+    citations = block.get("citations")
+    if citations is not None:
+        block["citations"] = [_map_citation(c, text) for c in expect_list(citations, "a block's citations")]
+
+
+def _map_citation(citation: object, text: TextMap) -> dict[str, Any]:
+    out = dict(expect_dict(citation, "a citation"))
+    for key in _CITATION_TEXTS:
+        map_optional(out, key, text)
     return out
 
 
@@ -435,6 +457,8 @@ class StreamRewriter:
             block["input"] = map_leaves(block["input"], lambda s: _once(self._new_args(), s))
         elif kind in _BLOCK_FIELDS and isinstance(block.get(_BLOCK_FIELDS[kind]), str):
             block[_BLOCK_FIELDS[kind]] = feeder.feed(block[_BLOCK_FIELDS[kind]])
+        if isinstance(block.get("citations"), list):
+            block["citations"] = [self._citation(c) for c in block["citations"]]
 
     def _delta(self, index: int, doc: dict[str, Any]) -> None:
         delta = doc.get("delta")
@@ -444,6 +468,14 @@ class StreamRewriter:
         field = _DELTA_FIELDS.get(as_str(delta.get("type")))
         if field is not None and isinstance(delta.get(field), str):
             delta[field] = entry[1].feed(delta[field])
+        elif delta.get("type") == "citations_delta":
+            delta["citation"] = self._citation(delta.get("citation"))
+
+    def _citation(self, citation: object) -> object:
+        """A citation arrives whole, in one event: restored at once, apart from the block's text."""
+        if not isinstance(citation, dict):
+            return citation
+        return _map_citation(citation, lambda s: _once(self._new_text(), s))
 
     def _flush(self, index: int) -> list[SSEItem]:
         entry = self._blocks.pop(index, None)

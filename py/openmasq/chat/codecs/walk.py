@@ -16,6 +16,12 @@ class ShapeError(ValueError):
 
 # Fields that name a structure, not content: left as they are inside blocks of unknown types.
 STRUCTURAL_KEYS = frozenset({"type", "media_type", "cache_control"})
+# Strings the provider minted and checks when they come back (a web search result's encrypted
+# page, a citation's encrypted index, a thinking block's signature, an uploaded file's id): sent
+# back as they came, wherever they are. They say nothing the provider did not write itself, and
+# rewriting one (they look like secrets to the engine) makes the provider refuse the next turn.
+PROVIDER_TOKENS = frozenset({"encrypted_content", "encrypted_index", "signature", "file_id"})
+_KEPT = STRUCTURAL_KEYS | PROVIDER_TOKENS
 
 
 def map_leaves(value: Any, text: TextMap, keep: frozenset[str] = frozenset()) -> Any:
@@ -45,7 +51,7 @@ def map_rest(holder: dict[str, Any], text: TextMap, done: Collection[str]) -> di
     return holder
 
 
-def _map_field(key: str, value: Any, text: TextMap, keep: frozenset[str] = STRUCTURAL_KEYS) -> Any:
+def _map_field(key: str, value: Any, text: TextMap, keep: frozenset[str] = _KEPT) -> Any:
     return value if key in keep and _is_names(value) else map_leaves(value, text, keep)
 
 
