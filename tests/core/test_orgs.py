@@ -67,6 +67,20 @@ def test_a_capitalised_name_with_a_legal_form_is_a_company(text: str, expected: 
     assert values(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Contacte Karl Studio SAS pour le devis.", ["Karl Studio SAS"]),
+    ("Merci. Relance Tarnwell SARL demain.", ["Tarnwell SARL"]),
+    ("Suche Karl Studio GmbH im Register.", ["Karl Studio GmbH"]),
+    ("Find Acme Labs Inc online.", ["Acme Labs Inc"]),
+    ("Cherche Karl Studio sur le web.", ["Karl Studio"]),
+    ("Trouve Norvik Conseil et son adresse.", ["Norvik Conseil"]),
+    # inside a sentence the same word is the company's own
+    ("Nous avons racheté Contacte SAS en mai.", ["Contacte SAS"]),
+])
+def test_the_verb_a_request_opens_with_is_not_part_of_the_company_it_names(text: str, expected: list[str]) -> None:
+    assert values(text) == expected
+
+
 def test_legal_form_companies_are_rule_spans() -> None:
     [span] = detect_orgs("Karl Studio SAS a livré.")
     assert (span.kind, span.source, span.score) == ("org", "rule", 0.95)

@@ -494,7 +494,8 @@ def _common_words() -> frozenset[str]:
     words: list[str] = []
     for locale in _LOREM_LOCALES:
         words += [str(w) for w in importlib.import_module(f"faker.providers.lorem.{locale}").Provider.word_list]
-    return frozenset(set(_fold_lines(words)) | _comma_set("common_words.txt") | _comma_set("everyday_names.txt"))
+    return frozenset(set(_fold_lines(words)) | _comma_set("common_words.txt") | _comma_set("everyday_names.txt")
+                     | _comma_set("request_verbs.txt"))
 
 
 @lru_cache(maxsize=16384)
@@ -508,6 +509,11 @@ def is_common_word(word: str) -> bool:
     if key in common or is_stopword(key) or is_generic_term(key):
         return True
     return len(key) > 3 and key[-1] == "s" and (key[:-1] in common or is_generic_term(key[:-1]))
+
+
+def is_request_verb(word: str) -> bool:
+    """An imperative that opens a request ("Contacte", "Cherche", "Find"): a common word too."""
+    return _name_key(word) in _comma_set("request_verbs.txt")
 
 
 def _name_key(word: str) -> str:

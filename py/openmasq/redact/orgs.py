@@ -213,13 +213,18 @@ def _trimmed(words: _OrgWords, first: int, last: int, *, keep_end: bool) -> tupl
     value = words.text[words.starts[first] : words.ends[last]]
     if lexicon.is_notorious(value, "company", commercial=True, people=True):
         return first, last
-    while first < last and _is_loose_end(words.texts[first]):
+    while first < last and (_is_loose_end(words.texts[first]) or _opens_request(words, first)):
         first += 1
     while not keep_end and last > first and _is_loose_end(words.texts[last]):
         last -= 1
     if _is_filler(words.texts[first]) or (not keep_end and _is_filler(words.texts[last])):
         return -1, -1
     return first, last
+
+
+def _opens_request(words: _OrgWords, k: int) -> bool:
+    """Word k is the verb a request opens with ("Contacte Karl Studio SAS"), not the name's."""
+    return lexicon.is_request_verb(words.texts[k]) and _opens_sentence(words, k)
 
 
 def _name_before(words: _OrgWords, k: int, limit: int = 5) -> int:
