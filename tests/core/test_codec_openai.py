@@ -355,6 +355,57 @@ def test_a_response_has_its_text_and_arguments_rewritten_separately():
     assert out["usage"] == COMPLETION["usage"]
 
 
+def restore_ostrel(text: str) -> str:
+    return text.replace("Ostrel", "Marie Dupont")
+
+
+def url_citation(start: int, end: int, title: str) -> dict[str, object]:
+    return {"type": "url_citation", "url_citation": {"start_index": start, "end_index": end, "title": title,
+                                                     "url": "https://ostrel.example/"}}
+
+
+def test_a_url_citation_has_its_title_rewritten_and_still_marks_the_same_words():
+    content = "Selon Ostrel, voir Ostrel ici."
+    start = content.index("voir")
+    message = {"role": "assistant", "content": content,
+               "annotations": [url_citation(start, len(content), "Ostrel"), {"type": "other", "n": 1}]}
+    out = openai.map_response_texts({"choices": [{"index": 0, "message": message}]}, restore_ostrel, str.upper)
+    restored = out["choices"][0]["message"]
+    cited = restored["annotations"][0]["url_citation"]
+    assert restored["content"][cited["start_index"]:cited["end_index"]] == "voir Marie Dupont ici."
+    assert (cited["title"], cited["url"]) == ("Marie Dupont", "https://ostrel.example/")
+    assert restored["annotations"][1] == {"type": "other", "n": 1}
+
+
+class HoldingRestorer:
+    """Holds everything until flushed, then restores it: annotations come after text still held."""
+
+    def __init__(self) -> None:
+        self.held = ""
+
+    def feed(self, chunk: str) -> str:
+        self.held += chunk
+        return ""
+
+    def flush(self) -> str:
+        out, self.held = restore_ostrel(self.held), ""
+        return out
+
+
+def test_a_streamed_url_citation_counts_in_the_restored_text():
+    said = "Selon Ostrel, voir Ostrel ici."
+    start = said.index("voir")
+    items = rewrite_all(openai.StreamRewriter(HoldingRestorer, HoldingRestorer), [
+        chunk({"content": said[:9]}), chunk({"content": said[9:]}),
+        chunk({"annotations": [url_citation(start, len(said), "Ostrel")]}), chunk({}, "stop"), "data: [DONE]\n\n"])
+    events = [i for i in items if isinstance(i, SSEEvent) and i.data != "[DONE]"]
+    deltas = [json.loads(i.data)["choices"][0]["delta"] for i in events]
+    text = "".join(d.get("content", "") for d in deltas)
+    [cited] = [d["annotations"][0]["url_citation"] for d in deltas if "annotations" in d]
+    assert text[cited["start_index"]:cited["end_index"]] == "voir Marie Dupont ici."
+    assert cited["title"] == "Marie Dupont"
+
+
 class Holding:
     """A feeder that releases nothing until flushed: shows where held-back text goes."""
 

@@ -27,6 +27,7 @@ from test_proxy_upstream import (
     anthropic_reply,
     anthropic_stream,
     echo_script,
+    json_reply,
     last_user_text,
     openai_completion,
     openai_stream,
@@ -277,7 +278,8 @@ def raw_events(proxy: RunningProxy, body: dict[str, Any], path: str) -> list[dic
     with httpx.stream("POST", f"{proxy.base_url}/{path}", json={**body, "stream": True}, timeout=60) as response:
         assert response.status_code == 200, response.read()
         text = response.read().decode()
-    return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+    data = [line[len("data: "):] for line in text.splitlines() if line.startswith("data: ")]
+    return [json.loads(item) for item in data if item != "[DONE]"]
 
 
 @pytest.mark.parametrize("streamed", [False, True])
@@ -323,6 +325,39 @@ def test_anthropic_citations_quote_the_clients_document_with_its_real_values(pro
 
 
 # --- what passes through as it is -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_openai_url_citations_still_mark_the_same_words_once_the_reply_is_restored(proxy, upstream, streamed):
+    def script(received: Received) -> Reply:
+        fake = fake_name(received)
+        said = f"Selon {fake}, voir le site."
+        on_name = {"start_index": 6, "end_index": 6 + len(fake), "title": f"Profil de {fake}",
+                   "url": "https://example.org/p"}
+        after = {"start_index": said.index("voir"), "end_index": len(said), "title": "Site", "url": "https://example.org/"}
+        annotations = [{"type": "url_citation", "url_citation": c} for c in (on_name, after)]
+        if not streamed:
+            doc = json.loads(openai_completion(said).body)
+            doc["choices"][0]["message"]["annotations"] = annotations
+            return json_reply(doc)
+        chunks = openai_stream([said[:9], said[9:]])
+        annotated = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [
+            {"index": 0, "delta": {"annotations": annotations}, "finish_reason": None}]}
+        return Reply(chunks=[*chunks[:3], sse(annotated), *chunks[3:]], headers=SSE_HEADERS)
+
+    upstream.script = script
+    if streamed:
+        deltas = [c["delta"] for e in raw_events(proxy, openai_body(), "chat/completions") for c in e["choices"]]
+        text = "".join(d.get("content") or "" for d in deltas)
+        [annotations] = [d["annotations"] for d in deltas if "annotations" in d]
+    else:
+        message = chat(proxy, openai_body()).json()["choices"][0]["message"]
+        text, annotations = message["content"], message["annotations"]
+    on_name, after = (a["url_citation"] for a in annotations)
+    assert text == "Selon Marie Dupont, voir le site."
+    assert text[on_name["start_index"]:on_name["end_index"]] == "Marie Dupont"
+    assert on_name["title"] == "Profil de Marie Dupont"
+    assert text[after["start_index"]:after["end_index"]] == "voir le site."
 
 
 def test_a_server_tools_ids_and_encrypted_results_reach_the_upstream_as_they_came(proxy, upstream):

@@ -27,7 +27,7 @@ from .models import (
     Usage,
     join_url,
 )
-from .rewrite import Feeder, FeederFactory, dump, load_object
+from .rewrite import Feeder, FeederFactory, dump, load_object, whole
 from .sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEProblem
 from .walk import (
     ShapeError,
@@ -454,7 +454,7 @@ class StreamRewriter:
         feeder = (self._new_args if kind == "tool_use" else self._new_text)()
         self._blocks[index] = (_DELTA_OF_BLOCK[kind], feeder)
         if kind == "tool_use" and block.get("input"):
-            block["input"] = map_leaves(block["input"], lambda s: _once(self._new_args(), s))
+            block["input"] = map_leaves(block["input"], lambda s: whole(self._new_args, s))
         elif kind in _BLOCK_FIELDS and isinstance(block.get(_BLOCK_FIELDS[kind]), str):
             block[_BLOCK_FIELDS[kind]] = feeder.feed(block[_BLOCK_FIELDS[kind]])
         if isinstance(block.get("citations"), list):
@@ -475,7 +475,7 @@ class StreamRewriter:
         """A citation arrives whole, in one event: restored at once, apart from the block's text."""
         if not isinstance(citation, dict):
             return citation
-        return _map_citation(citation, lambda s: _once(self._new_text(), s))
+        return _map_citation(citation, lambda s: whole(self._new_text, s))
 
     def _flush(self, index: int) -> list[SSEItem]:
         entry = self._blocks.pop(index, None)
@@ -488,10 +488,6 @@ class StreamRewriter:
         delta = {"type": delta_type, _DELTA_FIELDS[delta_type]: rest}
         doc = {"type": "content_block_delta", "index": index, "delta": delta}
         return [SSEEvent(dump(doc), "content_block_delta")]
-
-
-def _once(feeder: Feeder, text: str) -> str:
-    return feeder.feed(text) + feeder.flush()
 
 
 # --- errors the proxy itself answers ----------------------------------------------------------

@@ -27,7 +27,7 @@ from .models import (
     Usage,
     join_url,
 )
-from .rewrite import Feeder, FeederFactory, dump, load_object
+from .rewrite import Feeder, FeederFactory, dump, load_object, whole
 from .sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEProblem
 from .walk import (
     ShapeError,
@@ -387,6 +387,9 @@ def _map_reply_message(message: object, text: TextMap, args: TextMap) -> dict[st
         out["content"] = [_map_part(p, text) for p in content]
     else:
         map_optional(out, "content", text)
+        if isinstance(out.get("annotations"), list):
+            out["annotations"] = _map_annotations(out["annotations"], content if isinstance(content, str) else "",
+                                                  text)
     for key in TEXT_FIELDS[1:]:
         map_optional(out, key, text)
     if out.get("tool_calls") is not None:
@@ -408,6 +411,24 @@ def _map_call_arguments(call: object, args: TextMap) -> dict[str, Any]:
     return out
 
 
+def _map_annotations(annotations: list[Any], before: str, text: TextMap) -> list[Any]:
+    """A reply's URL citations (a web search's): each one's title rewritten, and its span moved
+    to where the text it marks is once `before`, the reply's text it counts in, is rewritten."""
+    out = []
+    for annotation in annotations:
+        cited = annotation.get("url_citation") if isinstance(annotation, dict) else None
+        if isinstance(cited, dict):
+            cited = dict(cited)
+            map_optional(cited, "title", text)
+            for key in ("start_index", "end_index"):
+                at = as_int(cited.get(key))
+                if at is not None and 0 <= at <= len(before):
+                    cited[key] = len(text(before[:at]))
+            annotation = {**annotation, "url_citation": cited}
+        out.append(annotation)
+    return out
+
+
 class StreamRewriter:
     """Rewrites a streamed completion event by event: each choice's text and each tool call's
     arguments go through their own feeder; what a feeder holds back is released at the
@@ -418,6 +439,7 @@ class StreamRewriter:
         self._new_args = args
         self._feeders: dict[tuple[int, str], Feeder] = {}
         self._meta: dict[str, Any] = {}
+        self._said: dict[int, list[str]] = {}  # each choice's content as it came: annotations count in it
         self.complete = False  # [DONE] or a provider error was seen
         self.problems: list[str] = []
 
@@ -461,6 +483,12 @@ class StreamRewriter:
         index = as_int(choice.get("index")) or 0
         delta = choice.get("delta")
         if isinstance(delta, dict):
+            if isinstance(delta.get("content"), str):
+                self._said.setdefault(index, []).append(delta["content"])
+            if isinstance(delta.get("annotations"), list):
+                said = "".join(self._said.get(index, ()))
+                delta["annotations"] = _map_annotations(delta["annotations"], said,
+                                                        lambda part: whole(self._new_text, part))
             for key in TEXT_FIELDS:
                 if isinstance(delta.get(key), str):
                     delta[key] = self._feeder(index, key, self._new_text).feed(delta[key])

@@ -19,6 +19,12 @@ class Feeder(Protocol):
 FeederFactory = Callable[[], Feeder]
 
 
+def whole(factory: FeederFactory, text: str) -> str:
+    """A text that arrives in one piece (a citation, an annotation's title), through a feeder of its own."""
+    feeder = factory()
+    return feeder.feed(text) + feeder.flush()
+
+
 class PassThrough:
     """A feeder that changes nothing (no vault, or a test)."""
 
