@@ -204,6 +204,8 @@ def mark(text: str) -> str:
     return f"<{text}>"
 
 
+SIGNATURE = "EqQBCkgIBhABGAIiQLSli3kd9q8dgwPm"  # a provider's token: base64, long
+TOOL_ID = "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE"
 CLIENT_BODY = {
     "model": "m", "max_tokens": 10, "metadata": {"user_id": "u-42"},
     "tools": [{"name": "send", "description": "Send", "input_schema": {"type": "object", "required": ["to"],
@@ -224,7 +226,7 @@ CLIENT_BODY = {
             {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}},
         ]},
         {"role": "assistant", "content": [
-            {"type": "thinking", "thinking": "think", "signature": "sig"},
+            {"type": "thinking", "thinking": "think", "signature": SIGNATURE},
             {"type": "redacted_thinking", "data": "opaque"},
             {"type": "text", "text": "said", "citations": [{"type": "char_location", "cited_text": "quoted",
                                                             "document_title": "Contrat", "start_char_index": 0}]},
@@ -250,12 +252,12 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
     assert (second["content"][2]["title"], second["content"][2]["source"]["data"]) == ("<Contrat>", "<doc>")
     assert second["content"][3]["source"]["content"] == [{"type": "text", "text": "<part>"}]
     assert second["content"][4]["source"]["data"] == "JVBE"
-    assert assistant["content"][0] == {"type": "thinking", "thinking": "<think>", "signature": "sig"}
+    assert assistant["content"][0] == {"type": "thinking", "thinking": "<think>", "signature": SIGNATURE}
     assert assistant["content"][1] == {"type": "redacted_thinking", "data": "opaque"}
     assert assistant["content"][2]["text"] == "<said>"
     assert assistant["content"][2]["citations"] == [{"type": "char_location", "cited_text": "<quoted>",
                                                      "document_title": "<Contrat>", "start_char_index": 0}]
-    assert assistant["content"][3]["input"] == {"to": "<a>", "list": ["<b>", 1]}
+    assert assistant["content"][3]["input"] == {"<to>": "<a>", "<list>": ["<b>", 1]}
     assert results["content"][0]["content"] == "<r1>"
     assert results["content"][1]["content"] == [{"type": "text", "text": "<r2>"}]
     assert results["content"][2] == {"type": "search_result", "source": "<s>", "title": "<t>",
@@ -263,29 +265,60 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
 
 
 SERVER_TOOL_TURN = {"role": "assistant", "content": [
-    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "Ostrel"}},
-    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
-        {"type": "web_search_result", "url": "https://ostrel.example/", "title": "Ostrel", "encrypted_content": "Eq1",
-         "page_age": "2025"}]},
+    {"type": "server_tool_use", "id": TOOL_ID, "name": "web_search", "input": {"query": "Ostrel"}},
+    {"type": "web_search_tool_result", "tool_use_id": TOOL_ID, "content": [
+        {"type": "web_search_result", "url": "https://ostrel.example/", "title": "Ostrel",
+         "encrypted_content": SIGNATURE, "page_age": "2025"}]},
     {"type": "text", "text": "Vu.", "citations": [
-        {"type": "web_search_result_location", "url": "https://o.example/", "title": "Ostrel", "encrypted_index": "Eo2",
-         "cited_text": "Ostrel"}]},
-    {"type": "container_upload", "file_id": "file_03"},
+        {"type": "web_search_result_location", "url": "https://o.example/", "title": "Ostrel",
+         "encrypted_index": SIGNATURE, "cited_text": "Ostrel"}]},
+    {"type": "container_upload", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"},
     {"type": "future_block", "id": {"not": "an id"}},
 ]}
 
 
 def test_what_the_provider_minted_goes_back_as_it_came_and_the_rest_of_a_server_tool_turn_is_rewritten():
     out = anthropic.map_request_texts({"messages": [SERVER_TOOL_TURN]}, mark)["messages"][0]["content"]
-    assert out[0] == {"type": "server_tool_use", "id": "srvtoolu_01", "name": "<web_search>",
-                      "input": {"query": "<Ostrel>"}}
-    assert out[1] == {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [
+    assert out[0] == {"type": "server_tool_use", "id": TOOL_ID, "name": "<web_search>",
+                      "input": {"<query>": "<Ostrel>"}}
+    assert out[1] == {"type": "web_search_tool_result", "tool_use_id": TOOL_ID, "content": [
         {"type": "web_search_result", "url": "<https://ostrel.example/>", "title": "<Ostrel>",
-         "encrypted_content": "Eq1", "page_age": "<2025>"}]}
+         "encrypted_content": SIGNATURE, "page_age": "<2025>"}]}
     assert out[2]["citations"] == [{"type": "web_search_result_location", "url": "<https://o.example/>",
-                                    "title": "<Ostrel>", "encrypted_index": "Eo2", "cited_text": "<Ostrel>"}]
-    assert out[3] == {"type": "container_upload", "file_id": "file_03"}
+                                    "title": "<Ostrel>", "encrypted_index": SIGNATURE, "cited_text": "<Ostrel>"}]
+    assert out[3] == {"type": "container_upload", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}
     assert out[4] == {"type": "future_block", "id": {"not": "<an id>"}}  # an id is a string, or content
+
+
+def test_in_content_of_unknown_shape_only_what_reads_as_a_name_or_a_provider_token_is_kept():
+    pdf = "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK"
+    body = {"metadata": {"type": "Dossier de Ostrel"},
+            "tools": [{"type": "mcp_toolset", "mcp_server_name": "ostrel-crm"}],
+            "messages": [{"role": "assistant", "content": [
+                {"type": "mcp_tool_use", "id": "mcptoolu_014Q35RayjACSWkSj4X2yov1", "name": "send",
+                 "server_name": "ostrel-crm", "input": {"signature": "Ostrel, CFO", "type": "Rendez-vous"}},
+                {"type": "code_execution_tool_result", "tool_use_id": TOOL_ID,
+                 "content": {"type": "encrypted_code_execution_result", "encrypted_stdout": SIGNATURE,
+                             "caller": {"tool_id": TOOL_ID}, "stdout": "Ostrel",
+                             "file_id": "Notes de Ostrel"}},
+                {"type": "web_fetch_tool_result", "tool_use_id": TOOL_ID, "content": {
+                    "type": "web_fetch_result", "url": "https://o.example/a.pdf", "content": {
+                        "type": "document",
+                        "source": {"type": "base64", "media_type": "application/pdf", "data": pdf}}}},
+                {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "Ostrel"},
+            ]}]}
+    out = anthropic.map_request_texts(body, mark)
+    assert out["metadata"] == {"type": "<Dossier de Ostrel>"}  # a sentence is content, whatever its field
+    assert out["tools"] == body["tools"]
+    mcp, code, fetched, future = out["messages"][0]["content"]
+    assert (mcp["id"], mcp["server_name"]) == ("mcptoolu_014Q35RayjACSWkSj4X2yov1", "ostrel-crm")
+    assert mcp["input"] == {"<signature>": "<Ostrel, CFO>", "<type>": "<Rendez-vous>"}  # a payload: all data
+    assert code["content"] == {"type": "encrypted_code_execution_result", "encrypted_stdout": SIGNATURE,
+                               "caller": {"tool_id": TOOL_ID}, "stdout": "<Ostrel>",
+                               "file_id": "<Notes de Ostrel>"}
+    assert fetched["content"]["content"]["source"]["data"] == pdf
+    assert fetched["content"]["url"] == "<https://o.example/a.pdf>"
+    assert future == {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "<Ostrel>"}
 
 
 @pytest.mark.parametrize("body", [
@@ -315,7 +348,7 @@ def test_settings_go_as_they_are_and_every_other_field_is_rewritten_as_content()
 def test_a_response_has_text_thinking_and_tool_inputs_rewritten():
     out = anthropic.map_response_texts(MESSAGE, mark, str.upper)
     assert [b.get("thinking") or b.get("text") or b.get("input") for b in out["content"]] == [
-        "<Voyons.>", "<Je cherche.>", {"query": "OSTREL"}]
+        "<Voyons.>", "<Je cherche.>", {"QUERY": "OSTREL"}]  # a tool input's keys are data too
     assert MESSAGE["content"][1]["text"] == "Je cherche."
 
 
@@ -346,6 +379,49 @@ def test_a_streamed_citation_is_rewritten_whole_in_its_own_event():
     # The block's own text is held by its feeder until the block stops; the citation was not.
     assert [i["delta"] for i in items[2:4]] == [{"type": "text_delta", "text": ""},
                                                 {"type": "text_delta", "text": "<Ostrel>"}]
+
+
+def test_a_response_has_what_the_model_wrote_in_server_tool_blocks_and_its_stop_sequence_restored():
+    message = {**MESSAGE, "stop_reason": "stop_sequence", "stop_sequence": "Ostrel:", "content": [
+        {"type": "server_tool_use", "id": TOOL_ID, "name": "code_execution",
+         "input": {"code": "print('Ostrel')"}},
+        {"type": "code_execution_tool_result", "tool_use_id": TOOL_ID,
+         "content": {"type": "code_execution_result", "stdout": "Ostrel", "return_code": 0}},
+        {"type": "redacted_thinking", "data": "Ostrel"}]}
+    out = anthropic.map_response_texts(message, mark, str.upper)
+    call, result, opaque = out["content"]
+    assert call["input"] == {"CODE": "PRINT('OSTREL')"}
+    assert result["content"] == {"type": "code_execution_result", "stdout": "<Ostrel>", "return_code": 0}
+    assert result["tool_use_id"] == TOOL_ID
+    assert opaque == {"type": "redacted_thinking", "data": "Ostrel"}
+    assert out["stop_sequence"] == "<Ostrel:>"
+
+
+def test_a_stream_restores_server_tool_inputs_and_the_stop_sequence_and_ends_thinking_before_its_signature():
+    stream = [
+        event("content_block_start", index=0, content_block={"type": "thinking", "thinking": ""}),
+        event("content_block_delta", index=0, delta={"type": "thinking_delta", "thinking": "Voyons."}),
+        event("content_block_delta", index=0, delta={"type": "signature_delta", "signature": SIGNATURE}),
+        event("content_block_stop", index=0),
+        event("content_block_start", index=1, content_block={"type": "server_tool_use", "id": "srvtoolu_0",
+                                                             "name": "web_search", "input": {}}),
+        event("content_block_delta", index=1, delta={"type": "input_json_delta", "partial_json": '{"query": "Ost'}),
+        event("content_block_delta", index=1, delta={"type": "input_json_delta", "partial_json": 'rel"}'}),
+        event("content_block_stop", index=1),
+        event("content_block_start", index=2, content_block={
+            "type": "web_search_tool_result", "tool_use_id": "srvtoolu_0",
+            "content": [{"type": "web_search_result", "title": "Ostrel", "encrypted_content": SIGNATURE}]}),
+        event("content_block_stop", index=2),
+        event("message_delta", delta={"stop_reason": "stop_sequence", "stop_sequence": "Ostrel:"}),
+    ]
+    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(Marking, Marking), stream)]
+    deltas = [(i.get("index"), i["delta"]) for i in items if i["type"] == "content_block_delta"]
+    assert [d for i, d in deltas if i == 0 and d.get("thinking") != ""] == [
+        {"type": "thinking_delta", "thinking": "<Voyons.>"}, {"type": "signature_delta", "signature": SIGNATURE}]
+    assert "".join(d["partial_json"] for i, d in deltas if i == 1) == '<{"query": "Ostrel"}>'
+    [result] = [i["content_block"] for i in items if i["type"] == "content_block_start" and i["index"] == 2]
+    assert result["content"] == [{"type": "web_search_result", "title": "<Ostrel>", "encrypted_content": SIGNATURE}]
+    assert items[-1]["delta"]["stop_sequence"] == "<Ostrel:>"
 
 
 class Marking:

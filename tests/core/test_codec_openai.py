@@ -291,10 +291,10 @@ def test_every_text_a_client_sends_is_rewritten_and_nothing_else():
     assert parts[2] == {"type": "file", "file": {"file_data": "QUJD", "filename": "<contrat.pdf>"}}
     assert parts[3] == {"type": "future_part", "caption": "<cap>", "nested": {"deep": "<d>"}}
     assert messages[3]["refusal"] == "<no>"
-    assert json.loads(messages[3]["tool_calls"][0]["function"]["arguments"]) == {"to": "<a>", "n": [1, "<b>"]}
+    assert json.loads(messages[3]["tool_calls"][0]["function"]["arguments"]) == {"<to>": "<a>", "<n>": [1, "<b>"]}
     assert messages[3]["tool_calls"][1]["function"]["arguments"] == "<{broken>"
     assert messages[4]["content"] == "<result>"
-    assert json.loads(messages[5]["function_call"]["arguments"]) == {"x": "<y>"}
+    assert json.loads(messages[5]["function_call"]["arguments"]) == {"<x>": "<y>"}
     assert messages[5]["content"] == "<said>"
     assert (out["model"], out["temperature"], out["reasoning_effort"]) == ("m", 0, "low")
     assert out["tool_choice"] == CLIENT_BODY["tool_choice"]
@@ -337,6 +337,32 @@ def test_rewriting_does_not_modify_the_client_body():
     assert json.dumps(CLIENT_BODY, sort_keys=True) == before
 
 
+ENCRYPTED = "gAAAAABobz1qX9eHq3Jx2cL0Jb8v6n2K1mN4pQ7rS0tU"
+
+
+def test_what_the_provider_minted_in_an_assistant_turn_goes_back_as_it_came():
+    turn = {"role": "assistant", "content": None, "audio": {"id": "audio_6744f6a1b2c48190a1d2e3f4"},
+            "reasoning_details": [{"type": "reasoning.encrypted", "id": "rs_0a1b2c3d4e5f6a7b", "data": ENCRYPTED},
+                                  {"type": "reasoning.text", "text": "Ostrel"}],
+            "thinking_blocks": [{"type": "redacted_thinking", "data": ENCRYPTED}],
+            "tool_calls": [{"id": "call_Ab3dE5gH7iJ9kL1mN3oP5qR7", "type": "custom",
+                            "custom": {"name": "sql", "input": "SELECT * WHERE name = 'Ostrel'"}}]}
+    [out] = openai.map_request_texts({"model": "m", "messages": [turn]}, mark)["messages"]
+    assert out["audio"] == turn["audio"]
+    assert out["reasoning_details"] == [turn["reasoning_details"][0], {"type": "reasoning.text", "text": "<Ostrel>"}]
+    assert out["thinking_blocks"] == turn["thinking_blocks"]
+    assert out["tool_calls"] == [{"id": "call_Ab3dE5gH7iJ9kL1mN3oP5qR7", "type": "custom",
+                                  "custom": {"name": "sql", "input": "<SELECT * WHERE name = 'Ostrel'>"}}]
+
+
+def test_a_custom_tool_calls_input_is_restored_as_text():
+    message = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "custom", "custom": {"name": "sql", "input": "WHERE name = 'Ostrel'"}}]}
+    out = openai.map_response_texts({"choices": [{"index": 0, "message": message}]}, restore_ostrel, str.upper)
+    assert out["choices"][0]["message"]["tool_calls"][0]["custom"] == {"name": "sql",
+                                                                       "input": "WHERE name = 'Marie Dupont'"}
+
+
 @pytest.mark.parametrize("body", [
     [], {"model": "m"}, {"messages": "hi"}, {"messages": ["hi"]}, {"messages": [{"role": "user", "content": 3}]},
     {"messages": [{"role": "user", "content": ["hi"]}]}, {"messages": [{"role": "user", "content": "x"}], "user": 1},
@@ -375,6 +401,30 @@ def test_a_url_citation_has_its_title_rewritten_and_still_marks_the_same_words()
     assert restored["content"][cited["start_index"]:cited["end_index"]] == "voir Marie Dupont ici."
     assert (cited["title"], cited["url"]) == ("Marie Dupont", "https://ostrel.example/")
     assert restored["annotations"][1] == {"type": "other", "n": 1}
+
+
+def test_a_reply_has_its_spoken_transcript_and_readable_reasoning_details_restored():
+    message = {"role": "assistant", "content": None,
+               "audio": {"id": "audio_6744f6a1b2c48190a1d2e3f4", "data": "UklGRg==", "transcript": "Ostrel"},
+               "reasoning_details": [{"type": "reasoning.text", "text": "Ostrel"},
+                                     {"type": "reasoning.summary", "summary": "Ostrel"},
+                                     {"type": "reasoning.encrypted", "data": "Ostrel"}]}
+    out = openai.map_response_texts({"choices": [{"index": 0, "message": message}]}, restore_ostrel, str.upper)
+    restored = out["choices"][0]["message"]
+    assert restored["audio"] == {**message["audio"], "transcript": "Marie Dupont"}
+    assert restored["reasoning_details"] == [{"type": "reasoning.text", "text": "Marie Dupont"},
+                                             {"type": "reasoning.summary", "summary": "Marie Dupont"},
+                                             {"type": "reasoning.encrypted", "data": "Ostrel"}]
+
+
+def test_the_end_of_the_reasoning_held_back_comes_before_the_answer_not_after_it():
+    rewriter = openai.StreamRewriter(HoldingRestorer, HoldingRestorer)
+    items = rewrite_all(rewriter, [chunk({"reasoning_content": "Pour Ostrel"}), chunk({"content": "Oui."}),
+                                   chunk({}, "stop"), "data: [DONE]\n\n"])
+    events = [i for i in items if isinstance(i, SSEEvent) and i.data != "[DONE]"]
+    deltas = [json.loads(i.data)["choices"][0]["delta"] for i in events]
+    said = [(key, d[key]) for d in deltas for key in ("reasoning_content", "content") if d.get(key)]
+    assert said == [("reasoning_content", "Pour Marie Dupont"), ("content", "Oui.")]
 
 
 class HoldingRestorer:

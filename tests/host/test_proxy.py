@@ -360,6 +360,28 @@ def test_openai_url_citations_still_mark_the_same_words_once_the_reply_is_restor
     assert text[after["start_index"]:after["end_index"]] == "voir le site."
 
 
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_real_values_that_are_keys_of_a_tool_calls_input_or_sit_under_a_structural_name_do_not_reach_the_upstream(
+        proxy, upstream, api):
+    grades = {"marie.dupont@karl-studio.fr": 17, "signature": "Marie Dupont, Karl Studio SAS"}
+    if api == "openai":
+        turn = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "grade", "arguments": json.dumps(grades)}}]}
+        body = openai_body({"role": "user", "content": TEXT}, turn, {"role": "tool", "tool_call_id": "call_1",
+                                                                     "content": "ok"},
+                           metadata={"type": "Dossier de Marie Dupont"})
+        response = chat(proxy, body)
+    else:
+        turn = {"role": "assistant", "content": [
+            {"type": "mcp_tool_use", "id": "mcptoolu_014Q35RayjACSWkSj4X2yov1", "name": "grade",
+             "server_name": "crm", "input": grades}]}
+        body = anthropic_body({"role": "user", "content": TEXT}, turn, {"role": "user", "content": "Et ensuite ?"},
+                              metadata={"user_id": "u-1", "type": "Dossier de Marie Dupont"})
+        response = chat(proxy, body, "messages")
+    assert response.status_code == 200
+    assert_only_fakes_went_upstream(upstream)
+
+
 def test_a_server_tools_ids_and_encrypted_results_reach_the_upstream_as_they_came(proxy, upstream):
     blob = base64.b64encode(random.Random(7).randbytes(300)).decode()
     assert pseudonymise(blob, Vault.new(), RedactOptions()).text != blob  # the engine takes it for a secret

@@ -36,8 +36,8 @@ from .walk import (
     as_str,
     expect_dict,
     expect_list,
+    map_data,
     map_declaration,
-    map_leaves,
     map_optional,
     map_rest,
 )
@@ -50,7 +50,6 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", 
            "refusal": "content_filter"}
 # Blocks that carry no text to rewrite: bytes of an image, an opaque signed summary.
 _OPAQUE_BLOCKS = frozenset({"image", "redacted_thinking"})
-_BLOCK_IDS = ("id", "tool_use_id")
 _DELTA_FIELDS = {"text_delta": "text", "input_json_delta": "partial_json", "thinking_delta": "thinking"}
 _BLOCK_FIELDS = {"text": "text", "thinking": "thinking"}
 # What a proxy passes as it is in a client's body: settings, never content. `mcp_servers` and
@@ -60,7 +59,9 @@ _SETTINGS = frozenset({
     "model", "max_tokens", "stream", "temperature", "top_p", "top_k", "tool_choice", "thinking", "service_tier",
     "mcp_servers", "container", "context_management",
 })
-_DELTA_OF_BLOCK = {"text": "text_delta", "tool_use": "input_json_delta", "thinking": "thinking_delta"}
+_DELTA_OF_BLOCK = {"text": "text_delta", "tool_use": "input_json_delta", "thinking": "thinking_delta",
+                   "server_tool_use": "input_json_delta", "mcp_tool_use": "input_json_delta"}
+_CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})  # their input streams as JSON
 # A citation's quoted text and its source's title: the document the client sent was redacted, so
 # they quote fakes. Its other fields (indices, URLs, an encrypted index) are the provider's.
 _CITATION_TEXTS = ("cited_text", "document_title", "title")
@@ -349,7 +350,7 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
         # the provider's: walk.PROVIDER_TOKENS).
         return map_rest(out, text, done={_BLOCK_FIELDS[kind]})
     if kind == "tool_use":
-        out["input"] = map_leaves(out.get("input"), text)
+        out["input"] = map_data(out.get("input"), text)
         return map_rest(out, text, done={"id", "name", "input"})
     if kind == "tool_result":
         if out.get("content") is not None:
@@ -358,9 +359,9 @@ def _map_block(block: object, text: TextMap) -> dict[str, Any]:
     if kind == "document":
         return _map_document(out, text)
     # A block type this codec does not know (a server tool's call or result, one to come): every
-    # string in it is rewritten (fail closed), bar the ids the provider gave its tool calls, which
-    # pair a call with its result and are checked against what the provider issued.
-    return map_rest(out, text, done={key for key in _BLOCK_IDS if isinstance(out.get(key), str)})
+    # string in it is rewritten (fail closed), bar what walk.map_content leaves (the ids the
+    # provider gave its tool calls, which pair a call with its result, among them).
+    return map_rest(out, text, done=())
 
 
 def _map_document(block: dict[str, Any], text: TextMap) -> dict[str, Any]:
@@ -386,11 +387,19 @@ def map_response_texts(doc: object, text: TextMap, args: TextMap) -> dict[str, A
         if kind in _BLOCK_FIELDS:
             map_optional(block, _BLOCK_FIELDS[kind], text)
             _map_citations(block, text)
-        elif kind == "tool_use":
-            block["input"] = map_leaves(block.get("input"), args)
+        elif kind in _CALL_BLOCKS:
+            block["input"] = map_data(block.get("input"), args)
+        elif kind not in _OPAQUE_BLOCKS:
+            map_rest(block, text, done=())  # a server tool's result, a block to come: what the model saw
         blocks.append(block)
     out["content"] = blocks
+    map_optional(out, "stop_sequence", text)  # the client's own stop string, which the model saw as a fake
     return out
+
+
+def _delta_type(doc: dict[str, Any]) -> str:
+    delta = doc.get("delta")
+    return as_str(delta.get("type")) if isinstance(delta, dict) else ""
 
 
 def _map_citations(block: dict[str, Any], text: TextMap) -> None:
@@ -434,11 +443,16 @@ class StreamRewriter:
         if kind == "content_block_start" and index is not None:
             self._start(index, doc)
         elif kind == "content_block_delta" and index is not None:
+            if _delta_type(doc) == "signature_delta":  # the thinking it signs comes first, whole
+                return [*self._flush(index), item]
             self._delta(index, doc)
         elif kind == "content_block_stop" and index is not None:
             return [*self._flush(index), item]
         elif kind in ("message_delta", "message_stop", "error"):
             self.complete = self.complete or kind != "message_delta"
+            delta = doc.get("delta")
+            if isinstance(delta, dict) and isinstance(delta.get("stop_sequence"), str):
+                delta["stop_sequence"] = whole(self._new_text, delta["stop_sequence"])
             return [*self.finish(), replace(item, data=dump(doc))]
         return [replace(item, data=dump(doc))]
 
@@ -449,12 +463,15 @@ class StreamRewriter:
     def _start(self, index: int, doc: dict[str, Any]) -> None:
         block = doc.get("content_block")
         kind = block.get("type") if isinstance(block, dict) else None
-        if not isinstance(block, dict) or not isinstance(kind, str) or kind not in _DELTA_OF_BLOCK:
+        if not isinstance(block, dict) or not isinstance(kind, str) or kind in _OPAQUE_BLOCKS:
             return
-        feeder = (self._new_args if kind == "tool_use" else self._new_text)()
+        if kind not in _DELTA_OF_BLOCK:  # a server tool's result arrives whole
+            map_rest(block, lambda s: whole(self._new_text, s), done=())
+            return
+        feeder = (self._new_args if kind in _CALL_BLOCKS else self._new_text)()
         self._blocks[index] = (_DELTA_OF_BLOCK[kind], feeder)
-        if kind == "tool_use" and block.get("input"):
-            block["input"] = map_leaves(block["input"], lambda s: whole(self._new_args, s))
+        if kind in _CALL_BLOCKS and block.get("input"):
+            block["input"] = map_data(block["input"], lambda s: whole(self._new_args, s))
         elif kind in _BLOCK_FIELDS and isinstance(block.get(_BLOCK_FIELDS[kind]), str):
             block[_BLOCK_FIELDS[kind]] = feeder.feed(block[_BLOCK_FIELDS[kind]])
         if isinstance(block.get("citations"), list):

@@ -5,7 +5,7 @@ text fields that a redacting proxy rewrites on the way out and back."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -36,9 +36,9 @@ from .walk import (
     as_str,
     expect_dict,
     expect_list,
+    map_data,
     map_declaration,
     map_json_text,
-    map_leaves,
     map_optional,
     map_rest,
 )
@@ -349,14 +349,28 @@ def _map_part(part: object, text: TextMap) -> dict[str, Any]:
 
 def _map_call(call: object, text: TextMap) -> dict[str, Any]:
     out = dict(expect_dict(call, "a tool call"))
+    if _is_custom(out):
+        return _map_custom_input(out, text)
     function = dict(expect_dict(out.get("function"), "a tool call's function"))
     arguments = function.get("arguments")
     if isinstance(arguments, str):
         function["arguments"] = map_json_text(arguments, text)
     elif arguments is not None:
-        function["arguments"] = map_leaves(arguments, text)
+        function["arguments"] = map_data(arguments, text)
     out["function"] = map_rest(function, text, done={"name", "arguments"})
     return map_rest(out, text, done={"id", "function"})
+
+
+def _is_custom(call: dict[str, Any]) -> bool:
+    """A call of a custom tool: its input is free text, not JSON arguments."""
+    return call.get("type") == "custom" or ("custom" in call and "function" not in call)
+
+
+def _map_custom_input(call: dict[str, Any], text: TextMap) -> dict[str, Any]:
+    custom = dict(expect_dict(call.get("custom"), "a custom tool call"))
+    map_optional(custom, "input", text)
+    call["custom"] = map_rest(custom, text, done={"name", "input"})
+    return map_rest(call, text, done={"id", "custom"})
 
 
 def _participant_name(name: str) -> str:
@@ -392,8 +406,10 @@ def _map_reply_message(message: object, text: TextMap, args: TextMap) -> dict[st
                                                   text)
     for key in TEXT_FIELDS[1:]:
         map_optional(out, key, text)
+    _map_reply_extras(out, text)
     if out.get("tool_calls") is not None:
-        out["tool_calls"] = [_map_call_arguments(c, args) for c in expect_list(out["tool_calls"], "tool_calls")]
+        out["tool_calls"] = [_map_custom_input(dict(c), text) if isinstance(c, dict) and _is_custom(c)
+                             else _map_call_arguments(c, args) for c in expect_list(out["tool_calls"], "tool_calls")]
     if out.get("function_call") is not None:
         out["function_call"] = _map_call_arguments({"function": out["function_call"]}, args)["function"]
     return out
@@ -406,9 +422,26 @@ def _map_call_arguments(call: object, args: TextMap) -> dict[str, Any]:
     if isinstance(arguments, str):
         function["arguments"] = args(arguments)
     elif arguments is not None:
-        function["arguments"] = map_leaves(arguments, args)
+        function["arguments"] = map_data(arguments, args)
     out["function"] = function
     return out
+
+
+def _map_reply_extras(holder: dict[str, Any], text: TextMap) -> None:
+    """What else a reply (or a delta of one) says in words: a spoken answer's transcript, and
+    the readable steps of OpenRouter's reasoning details (not the encrypted ones)."""
+    audio = holder.get("audio")
+    if isinstance(audio, dict) and isinstance(audio.get("transcript"), str):
+        holder["audio"] = {**audio, "transcript": text(audio["transcript"])}
+    details = holder.get("reasoning_details")
+    if isinstance(details, list):
+        holder["reasoning_details"] = [_map_reasoning_detail(d, text) for d in details]
+
+
+def _map_reasoning_detail(detail: object, text: TextMap) -> object:
+    if not isinstance(detail, dict) or detail.get("type") == "reasoning.encrypted":
+        return detail
+    return {**detail, **{key: text(detail[key]) for key in ("text", "summary") if isinstance(detail.get(key), str)}}
 
 
 def _map_annotations(annotations: list[Any], before: str, text: TextMap) -> list[Any]:
@@ -483,15 +516,19 @@ class StreamRewriter:
         index = as_int(choice.get("index")) or 0
         delta = choice.get("delta")
         if isinstance(delta, dict):
+            answering = bool(delta.get("content"))
             if isinstance(delta.get("content"), str):
                 self._said.setdefault(index, []).append(delta["content"])
             if isinstance(delta.get("annotations"), list):
                 said = "".join(self._said.get(index, ()))
                 delta["annotations"] = _map_annotations(delta["annotations"], said,
                                                         lambda part: whole(self._new_text, part))
+            _map_reply_extras(delta, lambda part: whole(self._new_text, part))
             for key in TEXT_FIELDS:
                 if isinstance(delta.get(key), str):
                     delta[key] = self._feeder(index, key, self._new_text).feed(delta[key])
+            if answering:  # the reasoning ends where the answer starts: what it held goes first
+                self._release(index, _REASONING_FIELDS, delta)
             calls = delta.get("tool_calls")
             for position, call in enumerate(calls if isinstance(calls, list) else []):
                 function = call.get("function") if isinstance(call, dict) else None
@@ -512,8 +549,11 @@ class StreamRewriter:
 
     def _flush_choice(self, choice: int, delta: dict[str, Any]) -> dict[str, Any]:
         """Append what the choice's feeders held back to `delta` (and forget those feeders)."""
-        for (owner, slot) in [key for key in self._feeders if key[0] == choice]:
-            rest = self._feeders.pop((owner, slot)).flush()
+        return self._release(choice, [slot for owner, slot in self._feeders if owner == choice], delta)
+
+    def _release(self, choice: int, slots: Iterable[str], delta: dict[str, Any]) -> dict[str, Any]:
+        for slot in [slot for slot in slots if (choice, slot) in self._feeders]:
+            rest = self._feeders.pop((choice, slot)).flush()
             if not rest:
                 continue
             if slot.startswith("tool:"):

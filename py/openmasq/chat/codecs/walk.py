@@ -4,6 +4,7 @@ JSON document kept as text (tool-call arguments)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -14,14 +15,33 @@ class ShapeError(ValueError):
     """A body whose shape the codec does not know: its text cannot be accounted for."""
 
 
-# Fields that name a structure, not content: left as they are inside blocks of unknown types.
+# Fields that name a structure, not content ("text", "image/png", "ephemeral"): left as they
+# are in content of unknown shape when they read as a name.
 STRUCTURAL_KEYS = frozenset({"type", "media_type", "cache_control"})
-# Strings the provider minted and checks when they come back (a web search result's encrypted
-# page, a citation's encrypted index, a thinking block's signature, an uploaded file's id): sent
-# back as they came, wherever they are. They say nothing the provider did not write itself, and
-# rewriting one (they look like secrets to the engine) makes the provider refuse the next turn.
-PROVIDER_TOKENS = frozenset({"encrypted_content", "encrypted_index", "signature", "file_id"})
-_KEPT = STRUCTURAL_KEYS | PROVIDER_TOKENS
+# Names a client gives parts of its own request that the provider matches against each other:
+# an MCP server's name is a setting (anthropic._SETTINGS), and the blocks that use it say it too.
+NAME_KEYS = frozenset({"server_name", "mcp_server_name", "toolset_name"})
+# Strings the provider minted and checks when they come back (a thinking block's signature, an
+# uploaded file's id, and every "encrypted_*" field: a web search result's page, a citation's
+# index, a code run's output): sent back as they came when they read as such a token. They say
+# nothing the provider did not write itself, and rewriting one (they look like secrets to the
+# engine) makes the provider refuse the next turn.
+PROVIDER_TOKENS = frozenset({"signature", "file_id"})
+# Objects whose "data" is the provider's opaque bytes (a redacted thinking block, OpenRouter's
+# encrypted reasoning) or a file's base64 (a document a server tool fetched).
+_OPAQUE_TYPES = frozenset({"redacted_thinking", "reasoning.encrypted", "base64"})
+# Payloads (a tool call's input): data all the way down, nothing kept, keys rewritten too
+# ({"marie@example.fr": 17} is as personal as its values).
+DATA_KEYS = frozenset({"input", "arguments"})
+
+_NAME = re.compile(r"[A-Za-z0-9_.:/+-]{1,64}")
+_TOKEN = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
+# An id the provider gave: a message, a tool call (its own or a server tool's), an audio answer,
+# a reasoning item, a file, a container.
+_PROVIDER_ID = re.compile(
+    r"(?:msg|toolu|srvtoolu|mcptoolu|call|audio|rs|file|chatcmpl|resp|fc|ws|req|cntr|container)[_-][A-Za-z0-9_-]{6,}")
+# Media inlined as a data URL: bytes, not text (the engine would take the base64 for a secret).
+_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,")
 
 
 def map_leaves(value: Any, text: TextMap, keep: frozenset[str] = frozenset()) -> Any:
@@ -42,17 +62,65 @@ def _is_names(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value))
 
 
+def map_data(value: Any, text: TextMap) -> Any:
+    """A copy of a payload (a tool call's input) with every string rewritten, the object keys
+    too; only inlined media (a data URL) is left as it is."""
+    if isinstance(value, str):
+        return value if _DATA_URL.match(value) else text(value)
+    if isinstance(value, list):
+        return [map_data(item, text) for item in value]
+    if isinstance(value, dict):
+        return {text(key): map_data(item, text) for key, item in value.items()}
+    return value
+
+
+def map_content(value: Any, text: TextMap) -> Any:
+    """A copy of a JSON value of a shape the codec does not know, every string rewritten (fail
+    closed) bar what names a structure, what the provider minted, and inlined media; each only
+    where its field says so and its value reads as one (a "type" that says a sentence is content)."""
+    if isinstance(value, str):
+        return value if _DATA_URL.match(value) else text(value)
+    if isinstance(value, list):
+        return [map_content(item, text) for item in value]
+    if isinstance(value, dict):
+        opaque = value.get("type") in _OPAQUE_TYPES
+        return {key: item if _kept(key, item, opaque) else _map_field(key, item, text) for key, item in value.items()}
+    return value
+
+
 def map_rest(holder: dict[str, Any], text: TextMap, done: Collection[str]) -> dict[str, Any]:
     """Rewrite, in place, every field of `holder` that its codec did not handle (`done`): a
     field the codec does not know is content until shown otherwise (fail closed). Returns holder."""
+    opaque = holder.get("type") in _OPAQUE_TYPES
     for key, value in holder.items():
-        if key not in done:
+        if key not in done and not _kept(key, value, opaque):
             holder[key] = _map_field(key, value, text)
     return holder
 
 
-def _map_field(key: str, value: Any, text: TextMap, keep: frozenset[str] = _KEPT) -> Any:
-    return value if key in keep and _is_names(value) else map_leaves(value, text, keep)
+def _map_field(key: str, value: Any, text: TextMap) -> Any:
+    return map_data(value, text) if key in DATA_KEYS else map_content(value, text)
+
+
+def _kept(key: str, value: Any, opaque: bool) -> bool:
+    """Whether a field of content is left as it is: see STRUCTURAL_KEYS, NAME_KEYS, PROVIDER_TOKENS."""
+    if key in STRUCTURAL_KEYS:
+        return _reads_as_names(value)
+    if not isinstance(value, str):
+        return False
+    if key in NAME_KEYS or (opaque and key == "data"):
+        return True
+    if key in PROVIDER_TOKENS or key.startswith("encrypted_"):
+        return _TOKEN.fullmatch(value) is not None
+    if key == "id" or key.endswith("_id"):
+        return _PROVIDER_ID.fullmatch(value) is not None
+    return False
+
+
+def _reads_as_names(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(item, str) and _NAME.fullmatch(item) for item in value)
+    return isinstance(value, str) and _NAME.fullmatch(value) is not None
 
 
 # The objects of a declaration (a tool, a response schema) whose own "name" is an identifier.
@@ -70,8 +138,8 @@ def map_declaration(value: object, what: str, text: TextMap) -> dict[str, Any]:
     for key, item in out.items():
         if key in _DECLARED and isinstance(item, dict):
             out[key] = map_declaration(item, what, text)
-        elif not (key == "name" and isinstance(item, str)):
-            out[key] = _map_field(key, item, text, _SCHEMA_NAMES)
+        elif not ((key == "name" or key in NAME_KEYS) and isinstance(item, str)):
+            out[key] = item if key in _SCHEMA_NAMES and _is_names(item) else map_leaves(item, text, _SCHEMA_NAMES)
     return out
 
 
@@ -82,7 +150,7 @@ def map_json_text(document: str, text: TextMap) -> str:
         value = json.loads(document)
     except ValueError:
         return text(document)
-    return json.dumps(map_leaves(value, text), ensure_ascii=False)
+    return json.dumps(map_data(value, text), ensure_ascii=False)
 
 
 def map_optional(holder: dict[str, Any], key: str, text: TextMap) -> None:
