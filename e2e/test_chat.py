@@ -318,6 +318,41 @@ def test_the_list_filters_by_space_and_a_new_conversation_joins_the_space_shown(
     assert page.ui_errors == []
 
 
+REPLIED = "[data-role=assistant]:not([aria-busy]) .message-actions"
+AT_BOTTOM = """() => { const el = document.querySelector('[data-testid=messages]');
+                        return el.scrollHeight - el.scrollTop - el.clientHeight < 80; }"""
+
+
+def distance_to_bottom(page: Any) -> float:
+    return float(page.evaluate("""() => { const el = document.querySelector('[data-testid=messages]');
+                                         return el.scrollHeight - el.scrollTop - el.clientHeight; }"""))
+
+
+def test_the_view_follows_the_conversation_until_the_user_scrolls_up_and_a_message_sent_brings_it_back(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    page = open_chat(context, site_server.url, provider.base_url)
+    long = "Une phrase assez longue pour prendre de la place dans la conversation. " * 4
+    for turn in range(1, 6):
+        send(page, f"Message {turn}. {long}")
+        page.wait_for_function(f"() => document.querySelectorAll({REPLIED!r}).length === {turn}")
+        page.wait_for_function(AT_BOTTOM)
+        page.wait_for_timeout(400)  # the saved reply replaces the streamed one: the view must stay down
+        assert distance_to_bottom(page) < 80, f"turn {turn}: the newest messages are below the fold"
+    assert page.evaluate("document.querySelector('[data-testid=messages]').scrollHeight") > 2 * 720
+
+    page.hover("[data-testid=messages]")
+    page.mouse.wheel(0, -1500)
+    page.wait_for_function(f"() => !({AT_BOTTOM})()")
+    page.wait_for_timeout(400)
+    assert distance_to_bottom(page) > 80  # the user reads higher up: the view stays there
+
+    send(page, "Message 6.")
+    page.wait_for_function(f"() => document.querySelectorAll({REPLIED!r}).length === 6")
+    page.wait_for_function(AT_BOTTOM)
+    assert page.ui_errors == []
+
+
 def remembering_script(received: Received) -> Reply:
     """Echoes chat turns; answers an extraction request (temperature 0) with one fact about the person
     named before "habite" in what it received (a fake: the real name never reaches the server)."""

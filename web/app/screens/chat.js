@@ -12,6 +12,8 @@ import { bus, chatState, emit, markStreaming } from "../store.js";
 const SEARCH_DEBOUNCE_MS = 200;
 // Within this many pixels of the bottom the view follows a streaming reply; further up, the user is reading.
 const STICK_PX = 80;
+// A scroll within this long after the user touched the list (wheel, touch, keys, scroll bar) is theirs.
+const USER_SCROLL_MS = 1000;
 const PHONE_QUERY = "(max-width: 760px)";
 
 function splitLines(text) {
@@ -281,23 +283,35 @@ function MessageList({ conv, live, onRetry, loadError }) {
   const all = [...messages, ...extra];
   const last = messages[messages.length - 1];
 
+  // The view follows the conversation unless the user scrolled up to read; a message they send
+  // brings it back. Only a scroll the user made can stop it: the list's height also changes
+  // when a finished reply is swapped for its saved copy, and the scroll event that causes
+  // arrives after the list has grown again, far from the bottom.
+  const touched = useRef(-Infinity);
+  const sent = useRef(0);
+  const userTurns = all.filter((m) => m.role === "user").length;
   useEffect(() => {
     const el = ref.current;
+    if (userTurns > sent.current) stick.current = true;
+    sent.current = userTurns;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   });
   useEffect(() => { stick.current = true; }, [conv?.id]);
 
   const onScroll = (e) => {
     const el = e.currentTarget;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true;
+    else if (performance.now() - touched.current < USER_SCROLL_MS) stick.current = false;
   };
+  const touch = () => { touched.current = performance.now(); };
   const liveError = live?.error && live.error.kind !== "aborted" && !live.streaming ? live.error : null;
   // The error the send reported shows once: on the last message when that message carries it (a failed
   // reply, with the worker's detail, or the draft kept), else below the messages (the draft not listed yet).
   const lastCarries = last && (last.error || last.draft);
   const retryFor = (m) => ((!live || liveError) && m === last && (m.role === "assistant" || m.draft) ? onRetry : null);
 
-  return html`<div class="messages" ref=${ref} onScroll=${onScroll} role="log" aria-live="polite"
+  return html`<div class="messages" ref=${ref} onScroll=${onScroll} onWheel=${touch} onTouchMove=${touch}
+      onKeyDown=${touch} onPointerDown=${touch} role="log" aria-live="polite"
       aria-relevant="additions" data-testid="messages">
     ${loadError ? html`<p class="inline-error" role="alert">${loadError}</p>` : null}
     ${!all.length ? html`<div class="empty-chat">
