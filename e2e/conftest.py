@@ -161,10 +161,14 @@ def recorder() -> Recorder:
     return Recorder()
 
 
+LOCALE = "fr-FR"
+
+
 @pytest.fixture
 def context(browser: Any, recorder: Recorder) -> Iterator[Any]:
-    """A fresh incognito context (no service worker, no storage from another test)."""
-    context = browser.new_context()
+    """A fresh incognito context (no service worker, no storage from another test), in French: the
+    tests read the app's French labels."""
+    context = browser.new_context(locale=LOCALE)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     recorder.attach(context)
     try:
@@ -177,7 +181,7 @@ def context(browser: Any, recorder: Recorder) -> Iterator[Any]:
 def persistent_context(playwright_instance: Any, recorder: Recorder, tmp_path: Path) -> Iterator[Any]:
     """A real profile in a temp folder (a browser of its own): what installability needs."""
     context = playwright_instance.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, locale=LOCALE
     )
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     recorder.attach(context)

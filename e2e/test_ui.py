@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from ml_probe import PROBE_PAGE
 from test_chat import (
     LAPTOP,
     MESSAGE,
@@ -22,7 +23,8 @@ from test_chat import (
 
 from openmasq.testing.upstream import ScriptedUpstream
 
-SIZES = {"phone": PHONE, "laptop": LAPTOP}
+SMALL_PHONE = {"width": 320, "height": 640}
+SIZES = {"phone": PHONE, "small-phone": SMALL_PHONE, "laptop": LAPTOP}
 
 
 def overflow(page: Any) -> list[str]:
@@ -48,7 +50,7 @@ def cut_bar_labels(page: Any) -> list[str]:
     )
 
 
-def assert_bar_labels_whole(page: Any, full_labels: list[str]) -> None:
+def assert_bar_labels_whole(page: Any, full_labels: list[str], back_to: dict[str, int] = PHONE) -> None:
     """At 320, 360 and 390 px wide, every place of the bottom bar shows its label whole, and keeps its
     full label as its name for screen readers (the bar may show a shorter one)."""
     for width in (320, 360, 390):
@@ -60,7 +62,7 @@ def assert_bar_labels_whole(page: Any, full_labels: list[str]) -> None:
         assert shown >= 6
         for label in full_labels:
             assert page.locator("nav.rail").get_by_role("button", name=label, exact=True).count() == 1, label
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(back_to)
 
 
 def screen(page: Any, shoot: Any, route: str, name: str) -> None:
@@ -70,7 +72,7 @@ def screen(page: Any, shoot: Any, route: str, name: str) -> None:
     shoot(page, name, full_page=False)
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("size", ["phone", "small-phone", "laptop"])
 def test_every_main_screen_fits_and_is_captured(
     context: Any, site_server: Any, provider: ScriptedUpstream, shoot: Any, size: str
 ) -> None:
@@ -92,10 +94,11 @@ def test_every_main_screen_fits_and_is_captured(
 
     rail = page.locator("nav.rail").bounding_box()
     drawer = page.locator(".chat-side")
-    if size == "phone":
+    if size != "laptop":
         # The navigation is a bottom bar; the conversation list is a drawer, closed until asked for.
         assert rail["y"] > SIZES[size]["height"] / 2 and rail["width"] == SIZES[size]["width"]
-        assert_bar_labels_whole(page, ["Discussions", "Fournisseurs", "Réglages", "À propos", "Verrouiller"])
+        assert_bar_labels_whole(page, ["Discussions", "Fournisseurs", "Réglages", "À propos", "Verrouiller"],
+                                back_to=SIZES[size])
         short = page.locator("[data-route=providers] .rail-label-bar")
         assert short.is_visible() and short.inner_text() == "Modèles"
         assert not drawer.is_visible()
@@ -105,6 +108,7 @@ def test_every_main_screen_fits_and_is_captured(
         shoot(page, f"conversations-{size}", full_page=False)
         page.keyboard.press("Escape")
         drawer.wait_for(state="hidden")
+        assert page.evaluate("document.activeElement.classList.contains('drawer-toggle')"), "focus was lost"
     else:
         assert rail["x"] == 0 and rail["height"] == SIZES[size]["height"]
         assert drawer.is_visible() and not page.locator(".drawer-toggle").is_visible()
@@ -118,6 +122,8 @@ def test_every_main_screen_fits_and_is_captured(
         page.keyboard.press("Tab")
         assert page.evaluate("!!document.activeElement.closest('dialog[open]')"), "focus left the dialog"
     page.keyboard.press("Escape")
+    page.locator("dialog[open]").wait_for(state="detached")
+    assert page.evaluate("document.activeElement.dataset.action") == "conversation-settings", "focus was lost"
 
     screen(page, shoot, "providers", f"providers-{size}")
     page.click("[data-action=add-provider]")
@@ -152,6 +158,37 @@ def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(
     page.locator(".account-list").wait_for()
     assert "Unlock" in page.inner_text(".gate-card") or "Accounts" in page.inner_text(".gate-card")
     shoot(page, "accounts-locked-dark-phone", full_page=False)
+
+
+def test_a_memory_caption_says_a_failed_run_once_and_not_also_that_nothing_was_new(
+    context: Any, site_server: Any
+) -> None:
+    page = context.new_page()
+    page.goto(site_server.url + PROBE_PAGE)
+    said = page.evaluate("""async () => {
+        const { captionParts } = await import("../app/components/message.js");
+        const text = (caption) => captionParts(caption, false).map((part) => part.text);
+        return { failed: text({ noted_count: 0, failed: true }), nothing: text({ noted_count: 0 }),
+                 two: text({ noted_count: 2 }) };
+    }""")
+    assert said["failed"] == ["La mise en mémoire a échoué, réessayez."]
+    assert len(said["nothing"]) == 1 and len(said["two"]) == 1 and said["nothing"] != said["two"]
+
+
+def test_an_account_made_in_english_stays_in_english(browser: Any, site_server: Any) -> None:
+    english = browser.new_context(locale="en-US")
+    try:
+        page = open_app(english, site_server.url, LAPTOP)
+        wait_for_gate(page)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        create_account(page)
+        page.locator("[data-route=chat] >> text=Chats").wait_for()
+        assert page.evaluate("document.documentElement.lang") == "en"
+        page.click("[data-route=settings]")
+        assert page.locator("#set-lang input[value=en]").is_checked()
+        assert page.ui_errors == []
+    finally:
+        english.close()
 
 
 def test_an_account_can_be_renamed_from_the_gate_and_keeps_its_data(context: Any, site_server: Any, shoot: Any) -> None:

@@ -52,6 +52,11 @@ def test_an_empty_entity_makes_no_card_and_long_facts_are_cut():
     assert (card.status, card.source, card.reviewed_at) == ("confirmed", "user", 1)
 
 
+def test_facts_typed_one_per_line_are_one_sentence_each():
+    card = new(MemoryStore(), "a", "Marie Dupont", "Travaille chez Karl Studio SAS\n\nAime le jazz.  Joue du piano\n")
+    assert [s.text for s in card.sentences] == ["Travaille chez Karl Studio SAS", "Aime le jazz.", "Joue du piano"]
+
+
 def test_normalisation_folds_accents_and_separators():
     assert normalise("Évreux-Ville") == "evreux ville"
 

@@ -148,8 +148,10 @@ def _split_sentences(text: str) -> tuple[str, ...]:
 
 def sentences_from_text(text: str, *, noted_at: int, origin: Origin = "user", evidence: Evidence | None = None,
                         cap: int = MAX_FACTS_CHARS) -> list[Sentence]:
-    """One Sentence per sentence of a (trimmed, capped) text, all sharing provenance."""
-    return [Sentence(piece, noted_at, origin, evidence) for piece in split_sentences(text.strip()[:cap])]
+    """One Sentence per sentence of a (trimmed, capped) text, all sharing provenance; a line break
+    ends a sentence too (facts typed one per line need no final period)."""
+    return [Sentence(piece, noted_at, origin, evidence)
+            for line in text.strip()[:cap].splitlines() for piece in split_sentences(line)]
 
 
 def explode(sentences: Iterable[Sentence]) -> list[Sentence]:

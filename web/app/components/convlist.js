@@ -7,6 +7,16 @@ import { Icon } from "./icons.js";
 export function ConversationList({ items, spaces = [], space = "*", setSpace, currentId, query, setQuery, onOpen,
   onNew, onRename, onDelete, onClose, searchRef }) {
   const [renaming, setRenaming] = useState(null);
+  // Focus stays in the list when the control that had it goes: on the item that took the deleted
+  // one's place, else on "New conversation".
+  const deleteKeepingFocus = async (c) => {
+    const at = items.indexOf(c);
+    await onDelete(c);
+    afterRender(() => {
+      const rest = document.querySelectorAll(".convlist-items .conv-open");
+      (rest[Math.min(at, rest.length - 1)] || document.querySelector("[data-action=new-conversation]"))?.focus();
+    });
+  };
   return html`<div class="convlist">
     <div class="convlist-head">
       <h2 id="convlist-title">${t("chat.conversations")}</h2>
@@ -34,8 +44,9 @@ export function ConversationList({ items, spaces = [], space = "*", setSpace, cu
       ? html`<ul class="convlist-items" aria-labelledby="convlist-title">
         ${items.map((c) => html`<li key=${c.id} class=${`conv ${c.id === currentId ? "current" : ""}`} data-conv-id=${c.id}>
           ${renaming === c.id
-            ? html`<${RenameField} value=${c.title} onDone=${async (title) => {
+            ? html`<${RenameField} value=${c.title} onDone=${async (title, byKey) => {
                 setRenaming(null);
+                if (byKey) afterRender(() => focusIn(`.conv[data-conv-id="${c.id}"] [data-action=rename]`));
                 if (title !== null && title.trim() && title.trim() !== c.title) await onRename(c, title.trim());
               }} />`
             : html`<button type="button" class="conv-open" onClick=${() => onOpen(c.id)}
@@ -51,7 +62,7 @@ export function ConversationList({ items, spaces = [], space = "*", setSpace, cu
                 <button type="button" class="icon-button small" onClick=${() => setRenaming(c.id)}
                   aria-label=${`${t("common.rename")} — ${c.title || t("chat.untitled")}`} data-action="rename">
                   <${Icon} name="pencil" size=${16} /></button>
-                <button type="button" class="icon-button small" onClick=${() => onDelete(c)}
+                <button type="button" class="icon-button small" onClick=${() => deleteKeepingFocus(c)}
                   aria-label=${`${t("common.delete")} — ${c.title || t("chat.untitled")}`} data-action="delete">
                   <${Icon} name="trash" size=${16} /></button>
               </div>`}
@@ -62,20 +73,30 @@ export function ConversationList({ items, spaces = [], space = "*", setSpace, cu
   </div>`;
 }
 
+function afterRender(fn) {
+  requestAnimationFrame(() => requestAnimationFrame(fn));
+}
+
+function focusIn(selector) {
+  document.querySelector(selector)?.focus();
+}
+
+/** Enter keeps the title, Escape drops it (both give focus back to the rename button: `byKey`);
+ *  leaving the field keeps it and leaves focus where the user put it. */
 function RenameField({ value, onDone }) {
   const [text, setText] = useState(value || "");
   const ref = useRef(null);
   const done = useRef(false);
   useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
-  const finish = (result) => {
+  const finish = (result, byKey) => {
     if (done.current) return;
     done.current = true;
-    onDone(result);
+    onDone(result, byKey);
   };
-  return html`<form class="rename" onSubmit=${(e) => { e.preventDefault(); finish(text); }}>
+  return html`<form class="rename" onSubmit=${(e) => { e.preventDefault(); finish(text, true); }}>
     <label for="rename-input" class="visually-hidden">${t("chat.renameLabel")}</label>
     <input id="rename-input" ref=${ref} value=${text} maxlength="120" onInput=${(e) => setText(e.currentTarget.value)}
-      onKeyDown=${(e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); finish(null); } }}
-      onBlur=${() => finish(text)} />
+      onKeyDown=${(e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); finish(null, true); } }}
+      onBlur=${() => finish(text, false)} />
   </form>`;
 }

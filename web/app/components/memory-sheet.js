@@ -1,10 +1,10 @@
 // A modal sheet for the Mémoire's card panel and review inbox: a side panel on laptops, a bottom
 // sheet on phones (large targets, swipe down on its head to dismiss). A native <dialog> opened with
 // showModal(), so focus stays inside and Escape closes; focus returns where it was on close.
-import { html, useLayoutEffect, useRef } from "../lib.js";
+import { html, useRef } from "../lib.js";
 import { t } from "../i18n.js";
 import { Icon } from "./icons.js";
-import { keepTabInside, useId } from "./ui.js";
+import { keepTabInside, useId, useModal } from "./ui.js";
 
 // A downward drag longer than this closes the sheet (about a thumb's travel); shorter snaps back.
 const DISMISS_PX = 90;
@@ -13,15 +13,7 @@ export function Sheet({ title, onClose, children, footer, className = "", testId
   const ref = useRef(null);
   const titleId = useId("sheet");
   const drag = useRef(null);
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    const previous = document.activeElement;
-    if (dialog && !dialog.open) dialog.showModal();
-    dialog?.querySelector(".sheet-title")?.focus();
-    return () => {
-      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
-    };
-  }, []);
+  useModal(ref, { onShown: (dialog) => dialog?.querySelector(".sheet-title")?.focus() });
 
   const cancel = (e) => { e.preventDefault(); onClose?.(); };
   const onKeyDown = (e) => keepTabInside(ref.current, e);

@@ -70,7 +70,10 @@ export function captionParts(caption, memoryOff) {
   // noted_count is null unless an explicit ask's extraction reported on this reply (0: "nothing new
   // to remember"); an empty `noted` list is no report (an empty array is truthy in JS).
   const noted = caption.noted_count;
-  if (typeof noted === "number" && !caption.pending) parts.push({ text: t("caption.noted", { n: noted }) });
+  // A failed run noted nothing: it says so once ("failed"), not also "nothing new to remember".
+  if (typeof noted === "number" && !caption.pending && !caption.failed) {
+    parts.push({ text: t("caption.noted", { n: noted }) });
+  }
   if ((caption.updated || []).length) parts.push({ text: t("caption.updated", { n: caption.updated.length }) });
   if (caption.failed) parts.push({ text: t("caption.failed"), tone: "failed" });
   if (!parts.length && memoryOff) return [];

@@ -35,17 +35,27 @@ export function keepTabInside(container, e) {
   }
 }
 
-export function Dialog({ title, onClose, children, footer, className = "", labelledBy }) {
-  const ref = useRef(null);
-  const titleId = useId("dlg");
+/** Shows `ref`'s <dialog> as a modal while the component is mounted (then `onShown(dialog)`); on the
+ *  way out it closes it first, since the page behind a modal is inert and refuses focus, then gives
+ *  focus back to what had it (the button that opened it), else to `fallback()`. */
+export function useModal(ref, { onShown, fallback } = {}) {
   useLayoutEffect(() => {
     const dialog = ref.current;
     const previous = document.activeElement;
     if (dialog && !dialog.open) dialog.showModal();
+    onShown?.(dialog);
     return () => {
-      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
+      if (dialog?.open) dialog.close();
+      const back = previous && previous !== document.body && document.contains(previous) ? previous : fallback?.();
+      if (back && typeof back.focus === "function") back.focus();
     };
   }, []);
+}
+
+export function Dialog({ title, onClose, children, footer, className = "", labelledBy }) {
+  const ref = useRef(null);
+  const titleId = useId("dlg");
+  useModal(ref);
   const cancel = (e) => { e.preventDefault(); onClose?.(); };
   return html`<dialog ref=${ref} class=${`dialog ${className}`} aria-labelledby=${labelledBy || titleId}
       onCancel=${cancel} onKeyDown=${(e) => keepTabInside(ref.current, e)}>

@@ -126,10 +126,15 @@ function CreateAccount({ api, onEnter, onCancel }) {
     if (pass.length < MIN_PASSPHRASE) found.pass = t("accounts.tooShort", { n: MIN_PASSPHRASE });
     else if (pass !== confirm) found.confirm = t("accounts.mismatch");
     setErrors(found);
-    if (Object.keys(found).length) return;
+    const invalid = Object.keys(found);
+    if (invalid.length) {
+      document.getElementById({ label: "acct-label", pass: "acct-pass", confirm: "acct-confirm" }[invalid[0]])?.focus();
+      return;
+    }
     run(async () => {
       try {
         await api.createAccount(label.trim(), pass, remember);
+        await api.updateSettings({ lang: lang() });  // the account speaks the language it was made in
         await onEnter();
       } catch (err) {
         setErrors({ form: errorMessage(err) });

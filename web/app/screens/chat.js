@@ -103,12 +103,18 @@ export function ChatScreen() {
 
   // Opening the drawer moves focus into it, in the same frame as it appears (after paint, a fast
   // keystroke or a screen reader would still be on the toggle); Escape closes it.
+  // Closing it gives focus back to its toggle when focus was in it (the drawer turns inert and drops it).
+  const toggleRef = useRef(null);
   useLayoutEffect(() => {
     if (!drawer) return undefined;
     searchRef.current?.focus();
     const onKey = (e) => { if (e.key === "Escape") setDrawer(false); };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || focused.closest(".chat-side")) toggleRef.current?.focus();
+    };
   }, [drawer]);
 
   // A new conversation shows at once (blank, composer ready) while the worker creates it: what the user
@@ -226,7 +232,7 @@ export function ChatScreen() {
     <div class="drawer-backdrop" onClick=${() => setDrawer(false)} aria-hidden="true"></div>
     <section class="chat-main" aria-label=${conv?.title || t("chat.new")}>
       <header class="chat-head">
-        <button type="button" class="icon-button drawer-toggle" onClick=${() => setDrawer(true)}
+        <button type="button" class="icon-button drawer-toggle" ref=${toggleRef} onClick=${() => setDrawer(true)}
           aria-label=${t("chat.openList")} aria-expanded=${drawer ? "true" : "false"}>
           <${Icon} name="menu" /></button>
         <h1 class="chat-title">${conv ? conv.title || t("chat.untitled") : t("app.name")}</h1>
@@ -374,7 +380,8 @@ function Composer({ convId, streaming, onSend, onStop }) {
       onInput=${(e) => update(e.currentTarget.value)} onKeyDown=${onKeyDown} aria-describedby="composer-hint"></textarea>
     <span id="composer-hint" class="visually-hidden">${t("chat.enterHint")}</span>
     ${streaming
-      ? html`<button type="button" class="button stop" onClick=${onStop} data-action="stop">
+      ? html`<button type="button" class="button stop" onClick=${() => { onStop(); ref.current?.focus(); }}
+          data-action="stop">
           <${Icon} name="stop" /><span>${t("chat.stop")}</span></button>`
       : html`<button type="submit" class="button primary send" disabled=${!text.trim()} data-action="send">
           <${Icon} name="send" /><span>${t("chat.send")}</span></button>`}
