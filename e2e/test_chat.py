@@ -223,6 +223,11 @@ def test_a_reload_asks_for_the_passphrase_refuses_a_wrong_one_and_keeps_the_conv
     assert names == ["Marie Dupont"]
 
 
+# Whether focus is on an element matching the selector, inside the conversation item that says `text`.
+FOCUS_ON = """([selector, text]) => { const el = document.activeElement;
+    return !!el && el.matches(selector) && el.closest('.conv')?.textContent.includes(text); }"""
+
+
 def test_conversations_can_be_searched_renamed_deleted_and_restored(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
@@ -245,9 +250,13 @@ def test_conversations_can_be_searched_renamed_deleted_and_restored(
     page.fill("#rename-input", "Salon 2025")
     page.press("#rename-input", "Enter")
     page.locator(".conv-title", has_text="Salon 2025").wait_for()
+    # Focus is not dropped when the control that had it goes: back on the rename button, then on the
+    # conversation that takes the deleted one's place.
+    page.wait_for_function(FOCUS_ON, arg=["[data-action=rename]", "Salon 2025"])
 
     page.locator(".conv", has_text="Salon 2025").locator("[data-action=delete]").click()
     page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
+    page.wait_for_function(FOCUS_ON, arg=[".conv-open", "billets"])
     page.locator(".toast button.button").click()  # Undo
     page.locator(".conv-title", has_text="Salon 2025").wait_for()
     page.locator(".conv", has_text="Salon 2025").locator(".conv-open").click()
