@@ -305,7 +305,8 @@ def test_in_content_of_unknown_shape_only_what_reads_as_a_name_or_a_provider_tok
                     "type": "web_fetch_result", "url": "https://o.example/a.pdf", "content": {
                         "type": "document",
                         "source": {"type": "base64", "media_type": "application/pdf", "data": pdf}}}},
-                {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "Ostrel"},
+                {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "Ostrel",
+                 "said": f"data:image/png;base64,{pdf} Ostrel"},
             ]}]}
     out = anthropic.map_request_texts(body, mark)
     assert out["metadata"] == {"type": "<Dossier de Ostrel>"}  # a sentence is content, whatever its field
@@ -318,7 +319,8 @@ def test_in_content_of_unknown_shape_only_what_reads_as_a_name_or_a_provider_tok
                                "file_id": "<Notes de Ostrel>"}
     assert fetched["content"]["content"]["source"]["data"] == pdf
     assert fetched["content"]["url"] == "<https://o.example/a.pdf>"
-    assert future == {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "<Ostrel>"}
+    assert future == {"type": "future_block", "image": f"data:image/png;base64,{pdf}", "id": "<Ostrel>",
+                      "said": f"<data:image/png;base64,{pdf} Ostrel>"}  # media, whole, or text
 
 
 @pytest.mark.parametrize("body", [

@@ -40,8 +40,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
 # a reasoning item, a file, a container.
 _PROVIDER_ID = re.compile(
     r"(?:msg|toolu|srvtoolu|mcptoolu|call|audio|rs|file|chatcmpl|resp|fc|ws|req|cntr|container)[_-][A-Za-z0-9_-]{6,}")
-# Media inlined as a data URL: bytes, not text (the engine would take the base64 for a secret).
-_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,")
+# Media inlined as a data URL, whole: bytes, not text (the engine would take the base64 for a secret).
+_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/=\s]*")
 
 
 def map_leaves(value: Any, text: TextMap, keep: frozenset[str] = frozenset()) -> Any:
@@ -66,7 +66,7 @@ def map_data(value: Any, text: TextMap) -> Any:
     """A copy of a payload (a tool call's input) with every string rewritten, the object keys
     too; only inlined media (a data URL) is left as it is."""
     if isinstance(value, str):
-        return value if _DATA_URL.match(value) else text(value)
+        return _map_string(value, text)
     if isinstance(value, list):
         return [map_data(item, text) for item in value]
     if isinstance(value, dict):
@@ -79,13 +79,17 @@ def map_content(value: Any, text: TextMap) -> Any:
     closed) bar what names a structure, what the provider minted, and inlined media; each only
     where its field says so and its value reads as one (a "type" that says a sentence is content)."""
     if isinstance(value, str):
-        return value if _DATA_URL.match(value) else text(value)
+        return _map_string(value, text)
     if isinstance(value, list):
         return [map_content(item, text) for item in value]
     if isinstance(value, dict):
         opaque = value.get("type") in _OPAQUE_TYPES
         return {key: item if _kept(key, item, opaque) else _map_field(key, item, text) for key, item in value.items()}
     return value
+
+
+def _map_string(value: str, text: TextMap) -> str:
+    return value if _DATA_URL.fullmatch(value) else text(value)
 
 
 def map_rest(holder: dict[str, Any], text: TextMap, done: Collection[str]) -> dict[str, Any]:
