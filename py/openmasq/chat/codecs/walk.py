@@ -41,7 +41,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9+/=_.-]{16,}")
 _PROVIDER_ID = re.compile(
     r"(?:msg|toolu|srvtoolu|mcptoolu|call|audio|rs|file|chatcmpl|resp|fc|ws|req|cntr|container)[_-][A-Za-z0-9_-]{6,}")
 # Media inlined as a data URL, whole: bytes, not text (the engine would take the base64 for a secret).
-_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/=\s]*")
+_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/=]*")
 
 
 def map_leaves(value: Any, text: TextMap, keep: frozenset[str] = frozenset()) -> Any:
