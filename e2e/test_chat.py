@@ -20,6 +20,7 @@ from openmasq.testing.upstream import (
     Reply,
     ScriptedUpstream,
     echo_script,
+    json_reply,
     last_user_text,
     openai_stream,
 )
@@ -226,6 +227,26 @@ def test_a_reload_asks_for_the_passphrase_refuses_a_wrong_one_and_keeps_the_conv
 # Whether focus is on an element matching the selector, inside the conversation item that says `text`.
 FOCUS_ON = """([selector, text]) => { const el = document.activeElement;
     return !!el && el.matches(selector) && el.closest('.conv')?.textContent.includes(text); }"""
+
+
+def test_a_provider_error_is_told_in_the_users_language_with_the_providers_own_words_as_detail(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    page = open_chat(context, site_server.url, provider.base_url)
+
+    def limited(received: Received) -> Reply:
+        if received.method != "POST":
+            return echo_script(received)  # the model list
+        return json_reply({"error": {"message": "slow down", "type": "rate_limit_error"}}, 429,
+                          {"retry-after": "20"})
+
+    provider.script = limited
+    send(page, "Bonjour")
+    note = page.locator(".inline-error[data-error-kind=rate_limit]")
+    note.wait_for()
+    said = note.inner_text()
+    assert "Trop de requêtes" in said and "Réessayez dans 20 s." in said and "Détail : slow down" in said
+    assert "HTTP 429" not in said and "this key" not in said  # the worker's English sentence is not repeated
 
 
 def test_conversations_can_be_searched_renamed_deleted_and_restored(

@@ -482,7 +482,9 @@ def test_provider_failures_reach_the_page_as_error_kinds(answer: list[EgressMess
         error = r.events[-1]
         assert error["type"] == "error" and error["kind"] == kind and error["message"]
         if kind == "rate_limit":
-            assert error["retry_after"] == 7
+            assert (error["retry_after"], error["provider_message"]) == (7, "slow down")
+        if kind == "server":
+            assert error["provider_message"] == "oops"
         reply = stored_messages(r.records, conv["id"])[-1]
         assert reply["interrupted"] is True and reply["error"] == kind
 

@@ -487,6 +487,8 @@ class App:
                                      "partial": message_view(reply)}
             if error is not None and error.retry_after is not None:
                 event["retry_after"] = error.retry_after
+            if error is not None and error.provider_message:
+                event["provider_message"] = error.provider_message  # the page shows these words, not ours
             on_event(event)
             return {"status": "interrupted", "kind": kind}
         on_event({"type": "done", "message": message_view(reply)})

@@ -119,7 +119,8 @@ export function ErrorNote({ error, onRetry }) {
   if (!error) return null;
   const key = `error.${error.kind}`;
   const text = hasKey(key) ? t(key) : t("error.unknown");
-  // The worker's own words (English) stay available as a detail: they name what to fix.
+  // The detail: the provider's own words when it said something (our sentence above already says
+  // what happened, in the user's language), else the worker's (English): they name what to fix.
   const detail = error.provider_message || error.message || "";
   return html`<div class="inline-error" role="alert" data-error-kind=${error.kind}>
     <${Icon} name="warn" size=${18} />
