@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from feeders import Holding, holding
 
 from openmasq.chat.codecs import (
     ChatRequest,
@@ -375,7 +376,7 @@ def test_a_streamed_citation_is_rewritten_whole_in_its_own_event():
         event("content_block_delta", index=0, delta={"type": "text_delta", "text": "Ostrel"}),
         event("content_block_stop", index=0),
     ]
-    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(Marking, Marking), stream)]
+    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(holding(mark), holding(mark)), stream)]
     assert items[0]["content_block"]["citations"] == [MARKED_CITATION]
     assert items[1]["delta"] == {"type": "citations_delta", "citation": MARKED_CITATION}
     # The block's own text is held by its feeder until the block stops; the citation was not.
@@ -416,7 +417,7 @@ def test_a_stream_restores_server_tool_inputs_and_the_stop_sequence_and_ends_thi
         event("content_block_stop", index=2),
         event("message_delta", delta={"stop_reason": "stop_sequence", "stop_sequence": "Ostrel:"}),
     ]
-    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(Marking, Marking), stream)]
+    items = [json.loads(i.data) for i in rewrite_all(anthropic.StreamRewriter(holding(mark), holding(mark)), stream)]
     deltas = [(i.get("index"), i["delta"]) for i in items if i["type"] == "content_block_delta"]
     assert [d for i, d in deltas if i == 0 and d.get("thinking") != ""] == [
         {"type": "thinking_delta", "thinking": "<Voyons.>"}, {"type": "signature_delta", "signature": SIGNATURE}]
@@ -424,35 +425,6 @@ def test_a_stream_restores_server_tool_inputs_and_the_stop_sequence_and_ends_thi
     [result] = [i["content_block"] for i in items if i["type"] == "content_block_start" and i["index"] == 2]
     assert result["content"] == [{"type": "web_search_result", "title": "<Ostrel>", "encrypted_content": SIGNATURE}]
     assert items[-1]["delta"]["stop_sequence"] == "<Ostrel:>"
-
-
-class Marking:
-    """A feeder that holds everything until flushed, then marks it: a citation restored through
-    the block's own feeder would come out empty."""
-
-    def __init__(self) -> None:
-        self.held = ""
-
-    def feed(self, chunk: str) -> str:
-        self.held += chunk
-        return ""
-
-    def flush(self) -> str:
-        out, self.held = self.held, ""
-        return mark(out) if out else ""
-
-
-class Holding:
-    def __init__(self) -> None:
-        self.held = ""
-
-    def feed(self, chunk: str) -> str:
-        self.held += chunk
-        return ""
-
-    def flush(self) -> str:
-        out, self.held = self.held, ""
-        return out
 
 
 def rewrite_all(rewriter: anthropic.StreamRewriter, stream: list[str]) -> list[SSEEvent]:

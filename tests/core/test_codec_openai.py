@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from feeders import Holding, holding
 
 from openmasq.chat.codecs import (
     ChatRequest,
@@ -418,7 +419,7 @@ def test_a_reply_has_its_spoken_transcript_and_readable_reasoning_details_restor
 
 
 def test_the_end_of_the_reasoning_held_back_comes_before_the_answer_not_after_it():
-    rewriter = openai.StreamRewriter(HoldingRestorer, HoldingRestorer)
+    rewriter = openai.StreamRewriter(holding(restore_ostrel), holding(restore_ostrel))
     items = rewrite_all(rewriter, [chunk({"reasoning_content": "Pour Ostrel"}), chunk({"content": "Oui."}),
                                    chunk({}, "stop"), "data: [DONE]\n\n"])
     events = [i for i in items if isinstance(i, SSEEvent) and i.data != "[DONE]"]
@@ -427,25 +428,10 @@ def test_the_end_of_the_reasoning_held_back_comes_before_the_answer_not_after_it
     assert said == [("reasoning_content", "Pour Marie Dupont"), ("content", "Oui.")]
 
 
-class HoldingRestorer:
-    """Holds everything until flushed, then restores it: annotations come after text still held."""
-
-    def __init__(self) -> None:
-        self.held = ""
-
-    def feed(self, chunk: str) -> str:
-        self.held += chunk
-        return ""
-
-    def flush(self) -> str:
-        out, self.held = restore_ostrel(self.held), ""
-        return out
-
-
 def test_a_streamed_url_citation_counts_in_the_restored_text():
     said = "Selon Ostrel, voir Ostrel ici."
     start = said.index("voir")
-    items = rewrite_all(openai.StreamRewriter(HoldingRestorer, HoldingRestorer), [
+    items = rewrite_all(openai.StreamRewriter(holding(restore_ostrel), holding(restore_ostrel)), [
         chunk({"content": said[:9]}), chunk({"content": said[9:]}),
         chunk({"annotations": [url_citation(start, len(said), "Ostrel")]}), chunk({}, "stop"), "data: [DONE]\n\n"])
     events = [i for i in items if isinstance(i, SSEEvent) and i.data != "[DONE]"]
@@ -454,21 +440,6 @@ def test_a_streamed_url_citation_counts_in_the_restored_text():
     [cited] = [d["annotations"][0]["url_citation"] for d in deltas if "annotations" in d]
     assert text[cited["start_index"]:cited["end_index"]] == "voir Marie Dupont ici."
     assert cited["title"] == "Marie Dupont"
-
-
-class Holding:
-    """A feeder that releases nothing until flushed: shows where held-back text goes."""
-
-    def __init__(self) -> None:
-        self.held = ""
-
-    def feed(self, chunk: str) -> str:
-        self.held += chunk
-        return ""
-
-    def flush(self) -> str:
-        out, self.held = self.held, ""
-        return out
 
 
 def rewrite_all(rewriter: openai.StreamRewriter, stream: list[str]) -> list[object]:
