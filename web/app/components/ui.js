@@ -37,8 +37,8 @@ export function keepTabInside(container, e) {
 
 /** Shows `ref`'s <dialog> as a modal while the component is mounted (then `onShown(dialog)`); on the
  *  way out it closes it first, since the page behind a modal is inert and refuses focus, then gives
- *  focus back to what had it (the button that opened it), else to `fallback()`. */
-export function useModal(ref, { onShown, fallback } = {}) {
+ *  focus back to what had it (the button that opened it). */
+export function useModal(ref, { onShown } = {}) {
   useLayoutEffect(() => {
     const dialog = ref.current;
     const previous = document.activeElement;
@@ -46,8 +46,7 @@ export function useModal(ref, { onShown, fallback } = {}) {
     onShown?.(dialog);
     return () => {
       if (dialog?.open) dialog.close();
-      const back = previous && previous !== document.body && document.contains(previous) ? previous : fallback?.();
-      if (back && typeof back.focus === "function") back.focus();
+      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
     };
   }, []);
 }
