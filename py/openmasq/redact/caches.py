@@ -37,6 +37,11 @@ KEPT = frozenset({
     "openmasq.redact.lexicon._word_set",
     "openmasq.redact.lexicon.first_names",
     "openmasq.redact.lexicon.surnames",
+    "openmasq.redact.places._calendar_words",
+    "openmasq.redact.places._read",
+    "openmasq.redact.places._regions",
+    "openmasq.redact.places._towns",
+    "openmasq.redact.places.region_sections",
     "openmasq.redact.text._char_class",
     "openmasq.redact.text._folded_char",
     "openmasq.redact.text._spellings",
@@ -73,7 +78,9 @@ def load_data() -> None:
     request, so that none pays for it (importing a language's Faker lists ~0.1 s) and all
     of it can be moved out of the garbage collector's sight at once (proxy.warm_engine)."""
     from . import lexicon
+    from . import places as place_names
     from .fakes import places
 
     lexicon.load_all()
+    place_names.load_all()
     places.load_all()

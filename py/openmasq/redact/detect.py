@@ -11,9 +11,11 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from . import lexicon
+from .lone_names import detect_lone_names
 from .names import detect_handles, detect_names
 from .options import Forced, RedactOptions
 from .orgs import detect_orgs
+from .places import detect_places
 from .rules import detect_rules
 from .spans import Span
 from .text import FoldedText, tolerant_pattern, tolerant_spans, without_zero_width, word_bounded
@@ -44,6 +46,8 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
     if with_names:
         names, orgs = names_and_orgs or detect_names_and_orgs(view, options.known_names)
         found += names + handles + orgs
+    if "location" in options.active_categories():
+        found += detect_places(view)
     found.extend(forced_spans(view, options.force))
     mapped = [_to_original(span, offsets, len(text)) for span in found]
     mapped.extend(_given_spans(text, options.spans))
@@ -52,7 +56,7 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
 
 def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOrgs:
     """The half of detection an Offload may run elsewhere: person and organisation names."""
-    return detect_names(view, known=known_names), detect_orgs(view)
+    return detect_names(view, known=known_names) + detect_lone_names(view), detect_orgs(view)
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:

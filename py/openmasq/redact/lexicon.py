@@ -221,6 +221,11 @@ def _comma_set(name: str) -> frozenset[str]:
     return frozenset(key for key in keys if key)
 
 
+def list_keys(name: str) -> frozenset[str]:
+    """The lookup keys of a comma-separated list file of data/lexicon ("person_cues.txt")."""
+    return _comma_set(name)
+
+
 @cache
 def _word_set(name: str) -> frozenset[str]:
     """A whitespace-separated list file as a set of lookup keys."""

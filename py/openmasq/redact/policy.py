@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import ipaddress
 
-from . import lexicon
+from . import lexicon, places
 from .kinds import category_of
 from .options import RedactOptions
 from .spans import Span
@@ -22,11 +22,47 @@ NOTORIETY_KINDS = WORDLIKE_KINDS | {"domain", "url"}
 _SOURCE_RANK = {"forced": 3, "rule": 2, "context": 1, "ner": 1, "given": 1, "lexicon": 0}
 
 
+# Kinds that say nothing about a person by themselves: a message holding only these ties a famous place to
+# nobody.
+_IMPERSONAL_KINDS = frozenset({"location", "date", "number", "amount", "url", "domain", "path"})
+
+
 def admitted(spans: list[Span], text: str, options: RedactOptions) -> list[Span]:
     """The candidates this pass masks, before overlap resolution."""
     active = options.active_categories()
     keep = {fold(value) for value in options.keep if value.strip()}
-    return [span for span in spans if _admits(span, text, options, active, keep)]
+    kept_ranges = _kept_ranges(text, options.keep)
+    chosen = [span for span in spans
+              if _admits(span, text, options, active, keep) and not _inside(span, kept_ranges)]
+    personal = any(span.kind not in _IMPERSONAL_KINDS for span in chosen)
+    return [span for span in chosen if not _is_spared_place(span, text, options, personal)]
+
+
+def _kept_ranges(text: str, values: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where the values of the keep list occur (case-insensitive): a part of a kept value ("Jean" of a kept
+    "Jean Martin") is kept with it."""
+    folded = text.casefold()
+    ranges: list[tuple[int, int]] = []
+    for value in values:
+        needle = value.strip().casefold()
+        start = folded.find(needle) if needle and len(folded) == len(text) else -1
+        while start != -1:
+            ranges.append((start, start + len(needle)))
+            start = folded.find(needle, start + 1)
+    return ranges
+
+
+def _inside(span: Span, ranges: list[tuple[int, int]]) -> bool:
+    return any(start <= span.start and span.end <= end for start, end in ranges)
+
+
+def _is_spared_place(span: Span, text: str, options: RedactOptions, personal: bool) -> bool:
+    """A famous city or a region in a message about nobody ("que visiter à Florence ?", "the history of
+    Bavaria"), below `strict`: a place tells something about a person only when the message names one, or
+    the sentence speaks of the writer or the reader ("je déménage à Lyon", "are you still in Berlin?")."""
+    if span.kind != "location" or span.source == "forced" or not options.spares_famous() or personal:
+        return False
+    return places.is_famous_place(span.value) and not places.tied_to_someone(text, span.start, span.end)
 
 
 def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str], keep: set[str]) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ...patterns import deferred
+from ..places import regions_like
 from ..text import strip_accents
 from . import _places_data as data
 from ._shape import DIGITS, UPPER, distinct, match_case, pick_near_length, redraw_digits, scramble
@@ -670,6 +671,9 @@ def fake_location(real: str, rng: random.Random, *, country: str | None = None) 
     kind = _french_divisions()[0].get(_fold(real.strip()))
     if kind:
         return distinct(real, rng, lambda r: _fake_division(real.strip(), kind, r))
+    regions = regions_like(real.strip())
+    if regions:
+        return distinct(real, rng, lambda r: _case_like(real, pick_near_length(regions, len(real), r)))
     country_names = _country_names_like(real.strip())
     if country_names:
         return distinct(real, rng, lambda r: _case_like(real, pick_near_length(country_names, len(real), r)))

@@ -1,0 +1,237 @@
+"""Persons named by one word, or in a shape the full-name scanner (names.py) does not read: small recognisers,
+one per signal, each returning person spans (source "context"); the policy weighs them with the others.
+
+- a first name alone: "Karim a validé le devis", "ma fille Chloé", "merci à léa", "tell Emily";
+- a full name typed in lower case or in capitals: "jean-pierre martin", "EMILY JOHNSON";
+- a civility before a name in any case: "m. leroy", "Herr kowalczuk";
+- initials before a surname: "J.-L. Martin", "A. Kowalski";
+- the value of a form field: "NOM : DURAND", "Prénom : Alice", "Last name: O'Neill".
+
+How much a word needs around it depends on the word: a capitalised first name that is no everyday word, place,
+brand or famous person's name is a person on its own; one that is ("Rose", "Will", "Florence") needs a word
+before it that introduces a person (person_cues.txt: kinship and roles, greetings and thanks, verbs of
+addressing someone); one typed in lower case needs such a word too, or a surname after it, or to open the
+message or a line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..patterns import deferred
+from . import lexicon, places
+from .names import Words
+from .spans import Span
+
+SOURCE = "context"
+SCORE = 0.6
+MAX_NAME_WORDS = 4
+
+# Words right before a cue's name that may stand between the cue and the name ("merci à Léa", "say hi to
+# Tom", "danke an Jonas").
+_LINK_WORDS = frozenset({"a", "à", "to", "an", "al", "au"})
+# A name word right after these is what the place or the thing is named after ("rue Victor Hugo", "lycée
+# Jules Ferry", "Saint Louis").
+_NAMED_AFTER = frozenset({
+    "rue", "avenue", "boulevard", "bd", "place", "allee", "impasse", "quai", "square", "street", "road",
+    "lane", "strasse", "str", "platz", "weg", "via", "viale", "piazza", "corso", "calle", "plaza",
+    "paseo", "ecole", "lycee", "college", "school", "hopital", "hospital", "clinique", "saint", "sainte", "st",
+    "ste", "san", "santa", "sankt", "santo", "sao", "pont", "port", "mont", "fort", "cap", "lake", "mount",
+    "salle", "stade", "gymnase", "centre", "center", "prix", "prize", "award", "loi", "law", "syndrome",
+    "maladie", "theoreme", "theorem", "effet", "effect",
+})
+_FORM_LABELS = deferred(
+    r"(?im)^[ \t*•\-|]*(?:nom(?: de famille| complet| et prénom)?|pr[ée]nom(?:\(s\))?|name|first[ -]?name|"
+    r"last[ -]?name|family name|surname|full name|given name|vorname|nachname|familienname|nombre(?: completo)?|"
+    r"apellidos?|nome(?: completo)?|cognome|titulaire(?: du compte)?|account holder|patient(?:e)?|paciente|"
+    r"paziente|employ[ée]e?|salari[ée]e?|mitarbeiter(?:in)?|dipendente|empleado|candidat(?:e)?|candidate|"
+    r"contact|contacto|contatto|interlocuteur|referent|référent|ansprechpartner(?:in)?|client(?:e)?|"
+    r"kunde|kundin|signataire|signed|unterschrift|firmado|firmato)[ \t]*[:：][ \t]*"
+    r"(?P<value>[^\W\d_][^\n\r,;:@/\d]{0,60}?)[ \t]*(?=$|[\r\n,;|(])"
+)
+_HONORIFIC = deferred(
+    r"(?i)(?<![\w.])(?:m\.|mme\.?|mlle\.?|monsieur|madame|mademoiselle|mr\.?|mrs\.?|ms\.?|dr\.?|herrn?|frau|"
+    r"sr\.|sra\.|srta\.|señor|señora|sig\.(?:ra|na)?|signor(?:a|ina)?|dott\.(?:ssa)?)[ \t]+"
+    r"(?P<value>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})"
+)
+_INITIALS = deferred(
+    r"(?<![\w.])(?P<value>(?:[A-Z]\.[ \t]?-?[ \t]?){1,3}[ \t]*[A-Z][^\W\d_]+(?:[-'’][^\W\d_]+)?)"
+)
+
+
+def _is_cue(key: str, *, weak: bool) -> bool:
+    return key in lexicon.list_keys("person_cues.txt") or (weak and key in lexicon.list_keys("person_links.txt"))
+
+
+def _is_excluded(word: str) -> bool:
+    """A word that is never a lone name: an everyday word, function word, place, country, brand, famous
+    person, request verb or an ambiguous name of the wider world's lists."""
+    return (lexicon.is_common_word(word) or lexicon.is_stopword(word) or lexicon.is_homograph(word)
+            or lexicon.is_weak_first_name(word) or lexicon.is_place(word) or lexicon.is_country(word)
+            or lexicon.is_request_verb(word) or lexicon.is_famous_person(word)
+            or lexicon.is_notorious(word, "company", commercial=True, people=True)
+            or places.place_key_kind(lexicon.lexicon_key(word)) in ("famous", "region"))
+
+
+def _in_place_name(words: Words, i: int) -> bool:
+    """Word i is part of a town's or region's name of several words ("New York", "Saint Louis")."""
+    for first in range(max(0, i - 2), i + 1):
+        for last in range(max(i, first + 1), min(words.count, first + 3)):
+            if all(words.joined(k) for k in range(first, last)):
+                key = lexicon.lexicon_key(" ".join(words.texts[first : last + 1]))
+                if places.place_key_kind(key):
+                    return True
+    return False
+
+
+def _cued(words: Words, i: int, *, weak: bool = False) -> bool:
+    """A word introducing a person right before word i, past "à"/"to" ("merci à léa", "say hi to Tom"), or
+    before a comma ("Hi, Tom")."""
+    k = i - 1
+    if k >= 0 and words.joined(k) and words.texts[k].lower() in _LINK_WORDS:
+        k -= 1
+    if k < 0:
+        return False
+    gap = words.text[words.ends[k] : words.starts[k + 1]]
+    return (words.joined(k) or gap.strip() == ",") and _is_cue(lexicon.lexicon_key(words.texts[k]), weak=weak)
+
+
+def _opens_line(words: Words, i: int) -> bool:
+    line_start = words.text.rfind("\n", 0, words.starts[i]) + 1
+    return not words.text[line_start : words.starts[i]].strip(" \t-*•>\"'«“")
+
+
+def _named_after(words: Words, i: int) -> bool:
+    return lexicon.lexicon_key(words.texts[i - 1]) in _NAMED_AFTER if i > 0 and words.joined(i - 1) else False
+
+
+def _is_first_name(word: str) -> bool:
+    return len(word) >= 3 and lexicon.is_first_name(word)
+
+
+def _surname_follows(words: Words, i: int, *, lower: bool) -> bool:
+    if not words.joined(i):
+        return False
+    following = words.texts[i + 1]
+    if lower and not following.islower():
+        return False
+    return lexicon.is_surname(following) and not lexicon.is_common_word(following) and not lexicon.is_stopword(
+        following)
+
+
+def _starts_person(words: Words, i: int) -> bool:
+    """Word i is a first name used as a person's name."""
+    word = words.texts[i]
+    if not _is_first_name(word) or _named_after(words, i):
+        return False
+    shape = "upper" if word.isupper() and len(word) > 1 else "capital" if word[0].isupper() else "lower"
+    if shape == "upper" and words.text.upper() == words.text:
+        return False  # a text in capitals throughout: capitals say nothing
+    if _is_excluded(word):
+        return shape != "lower" and _cued(words, i) and not lexicon.is_stopword(word)
+    if shape == "upper":
+        # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced or a name word is next to it.
+        return _cued(words, i, weak=True) or _name_word_beside(words, i)
+    if shape == "capital":
+        return True
+    return _cued(words, i, weak=True) or _surname_follows(words, i, lower=True) or _opens_line(words, i)
+
+
+def _name_word_beside(words: Words, i: int) -> bool:
+    before = words.texts[i - 1] if i > 0 and words.joined(i - 1) else ""
+    after = words.texts[i + 1] if words.joined(i) else ""
+    return any(w.isupper() and (lexicon.is_surname(w) or lexicon.is_first_name(w)) for w in (before, after) if w)
+
+
+def _name_end(words: Words, i: int) -> int:
+    """The last word of the name that starts at word i: the following name words of the same case."""
+    first = words.texts[i]
+    lower = first.islower()
+    j = i
+    while j + 1 < words.count and j - i + 1 < MAX_NAME_WORDS and words.joined(j):
+        following = words.texts[j + 1]
+        if lower:
+            fits = following.islower() and (lexicon.is_surname(following) or lexicon.is_first_name(following))
+        else:
+            fits = following[:1].isupper() and not (first.isupper() is False and following.isupper() and
+                                                     len(following) <= 3)
+        if not fits or lexicon.is_stopword(following) or lexicon.is_common_word(following):
+            break
+        j += 1
+    return j
+
+
+def _in_famous_name(words: Words, i: int) -> bool:
+    """Word i is part of a famous person's name of up to four words, particles included ("Victor Hugo",
+    "Simone de Beauvoir", "Gabriel García Márquez")."""
+    for first in range(max(0, i - 3), i + 1):
+        if any(not words.joined(k) for k in range(first, i)):
+            continue
+        for last in range(i, min(words.count, first + 4)):
+            if last > i and not words.joined(last - 1):
+                break
+            if last > first and lexicon.is_famous_person(" ".join(words.texts[first : last + 1])):
+                return True
+    return False
+
+
+def _first_name_spans(text: str, words: Words) -> Iterator[Span]:
+    i = 0
+    while i < words.count:
+        if _starts_person(words, i) and not _in_famous_name(words, i) and not _in_place_name(words, i):
+            j = _name_end(words, i)
+            start, end = words.starts[i], words.ends[j]
+            if not lexicon.is_famous_person(text[start:end]):
+                yield Span(start, end, text[start:end], "person", SOURCE, SCORE)
+            i = j + 1
+            continue
+        i += 1
+
+
+def _name_value(value: str, *, any_case: bool) -> str:
+    """The name words at the start of `value` (a form field's or a civility's), "" when none reads as a
+    name: a value of everyday words ("Nom : à compléter") is no name."""
+    parts = value.split()
+    kept: list[str] = []
+    for part in parts[:MAX_NAME_WORDS]:
+        if lexicon.is_stopword(part) and kept and part.lower() not in {"de", "van", "von", "da", "di", "del", "le"}:
+            break
+        kept.append(part)
+    while kept and lexicon.is_stopword(kept[-1]):
+        kept.pop()
+    if not kept:
+        return ""
+    names = [p for p in kept if lexicon.is_first_name(p) or lexicon.is_surname(p)]
+    everyday = [p for p in kept if lexicon.is_common_word(p) and p not in names]
+    if everyday and not names:
+        return ""
+    if not any_case and not any(p[:1].isupper() for p in kept):
+        return ""
+    return " ".join(kept)
+
+
+def _pattern_spans(text: str, pattern: re.Pattern[str], *, any_case: bool) -> Iterator[Span]:
+    for match in pattern.finditer(text):
+        value = _name_value(match.group("value"), any_case=any_case)
+        if value:
+            start = match.start("value")
+            yield Span(start, start + len(value), value, "person", SOURCE, SCORE)
+
+
+def _initials_spans(text: str) -> Iterator[Span]:
+    for match in _INITIALS.finditer(text):
+        value = match.group("value")
+        surname = re.split(r"[.\s]+", value)[-1]
+        known = lexicon.is_surname(surname) or not lexicon.is_common_word(surname)
+        if known and not lexicon.is_stopword(surname):
+            yield Span(match.start("value"), match.end("value"), value, "person", SOURCE, SCORE)
+
+
+def detect_lone_names(text: str) -> list[Span]:
+    """Person spans of every recogniser above (overlaps included: the policy resolves them)."""
+    words = Words(text)
+    spans = list(_first_name_spans(text, words))
+    spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
+    spans += _pattern_spans(text, _HONORIFIC, any_case=True)
+    spans += _initials_spans(text)
+    return spans

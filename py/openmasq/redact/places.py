@@ -1,0 +1,267 @@
+"""Towns and regions in free text: the place detector, and which places are famous.
+
+A place is a run of one to five words whose folded form is a town (data/places/towns.txt, built from GeoNames
+by scripts/build_place_lists.py) or a region (data/places/regions.txt, and Faker's French départements).
+Names are words of many kinds, so how much a match needs around it depends on the word:
+- a capitalised name that is no everyday word, first name or surname ("Villeurbanne", "Castelnaudary") is a
+  place on its own;
+- a name that is also such a word ("Nice", "Orange", "Florence", "Reading", "Essen") is a place only right
+  after a word that introduces a place ("à Nice", "in Reading", "nach Essen");
+- a name typed in lower case ("je suis à lyon") is a place only after such a word, and never when it is
+  also an everyday word.
+Which of them are masked is the policy's call (policy.py): a famous city or a region in a message that ties
+it to nobody ("que visiter à Florence ?") is spared below `strict`."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache, lru_cache
+from importlib import resources
+
+from ..patterns import deferred
+from . import lexicon
+from .names import Words
+from .spans import Span
+
+MAX_WORDS = 5
+MIN_LENGTH = 3
+
+# Words right before a place that introduce it (folded). Kept to prepositions of place and motion: a
+# name-like word after them is read as a place even when it is also a word or a name.
+PLACE_CUES = frozenset({
+    # fr ("à": compared unfolded, since folded it is the English article)
+    "à", "au", "aux", "en", "vers", "depuis", "pres", "dans", "habite", "sur",
+    # en
+    "in", "at", "from", "to", "near", "outside", "around", "via", "into", "across",
+    # de
+    "aus", "nach", "nahe", "um",
+    # es (and "a" of es and it, before a capitalised name only)
+    "desde", "hacia", "cerca", "a",
+    # it
+    "da", "verso", "vicino",
+})
+# Articles that belong to a place's name ("Le Havre", "La Rochelle", "L'Aquila", "El Puerto"): the cue may
+# come before them.
+_ARTICLES = frozenset({"le", "la", "les", "l'", "el", "los", "las", "il", "lo"})
+
+
+@cache
+def _read(name: str) -> str:
+    return (resources.files("openmasq.redact") / "data" / "places" / name).read_text(encoding="utf-8")
+
+
+@cache
+def _towns() -> dict[str, bool]:
+    """Folded town name -> famous (a capital or a city of 250,000 or more somewhere)."""
+    towns: dict[str, bool] = {}
+    for line in _read("towns.txt").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        key = lexicon.lexicon_key(fields[0])
+        towns[key] = towns.get(key, False) or (len(fields) > 2 and fields[2] == "F")
+    return towns
+
+
+@cache
+def region_sections() -> tuple[tuple[str, ...], ...]:
+    """The regions of regions.txt, one tuple per section (a country or a group of countries)."""
+    sections: list[list[str]] = []
+    for line in _read("regions.txt").splitlines():
+        if line.startswith("# "):
+            sections.append([])
+        elif line.strip() and not line.startswith("#") and sections:
+            sections[-1] += [entry.strip() for entry in line.split(",") if entry.strip()]
+    return tuple(tuple(section) for section in sections if section)
+
+
+def regions_like(value: str) -> tuple[str, ...]:
+    """The other regions of the section that holds `value`, () when it is none."""
+    key = lexicon.lexicon_key(value)
+    for section in region_sections():
+        keys = [lexicon.lexicon_key(name) for name in section]
+        if key in keys:
+            return tuple(name for name, k in zip(section, keys, strict=True) if k != key)
+    return ()
+
+
+@cache
+def _regions() -> frozenset[str]:
+    keys = {lexicon.lexicon_key(name) for section in region_sections() for name in section}
+    module = importlib.import_module("faker.providers.address.fr_FR")
+    keys.update(lexicon.lexicon_key(str(name)) for _, name in getattr(module.Provider, "departments", ()))
+    return frozenset(key for key in keys if key)
+
+
+def load_all() -> None:
+    """Read the place lists now (a server does this before its first request)."""
+    _towns()
+    _regions()
+    _calendar_words()
+
+
+@lru_cache(maxsize=8192)
+def place_key_kind(key: str) -> str:
+    """"famous", "town" or "region" for a folded name, "" for none."""
+    if key in _regions():
+        return "region"
+    famous = _towns().get(key)
+    if famous is None:
+        return ""
+    return "famous" if famous else "town"
+
+
+def is_famous_place(value: str) -> bool:
+    """A region, a capital or a large city: spared in a general question (policy.py)."""
+    return place_key_kind(lexicon.lexicon_key(value)) in ("famous", "region")
+
+
+def _is_ambiguous(word: str) -> bool:
+    """A one-word name that is also an everyday word or a person's name."""
+    return (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
+            or lexicon.is_surname(word) or lexicon.is_homograph(word) or lexicon.is_stopword(word))
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+@cache
+def _calendar_words() -> frozenset[str]:
+    """Months and days of our languages (a town "August", "Mai", "Domingo" somewhere), folded."""
+    return frozenset(w for line in _read("calendar.txt").splitlines() if not line.startswith("#") for w in line.split())
+
+
+def _previous_word(words: Words, i: int) -> str:
+    """Word i-1 in lower case (unfolded) when only spaces separate it from word i."""
+    return words.texts[i - 1].lower() if i > 0 and words.joined(i - 1) else ""
+
+
+def _cued(words: Words, i: int, *, lower: bool = False) -> bool:
+    """A word introducing a place right before word i (past an article of the name); before a name typed
+    in lower case, only the unambiguous ones (not "a", which is also the English article)."""
+    previous = _previous_word(words, i)
+    if lexicon.lexicon_key(previous) in _ARTICLES:
+        previous = _previous_word(words, i - 1)
+    if lower and previous == "a":
+        return False
+    return previous in PLACE_CUES or lexicon.lexicon_key(previous) in PLACE_CUES - {"a"}
+
+
+def _after_brand(words: Words, i: int) -> bool:
+    """Right after a brand or product word ("macOS Sonoma", "Trek Marlin"): a model name, not a place."""
+    previous = words.texts[i - 1] if i > 0 and words.joined(i - 1) else ""
+    return bool(previous) and lexicon.is_notorious(previous, "company", commercial=True, people=False)
+
+
+def _longest_match(words: Words, i: int) -> int:
+    """How many words from word i make the longest place name (0: none); every word joined to the next by
+    spaces, capitalised words only unless the run starts in lower case."""
+    best = 0
+    lower = not _capitalised(words.texts[i])
+    parts: list[str] = []
+    for j in range(i, min(words.count, i + MAX_WORDS)):
+        if j > i and not words.joined(j - 1):
+            break
+        word = words.texts[j]
+        if j > i and not lower and not _capitalised(word) and lexicon.lexicon_key(word) not in _JOINERS:
+            break
+        parts.append(word)
+        if len(word) >= 1 and place_key_kind(lexicon.lexicon_key(" ".join(parts))):
+            best = j - i + 1
+    return best
+
+
+# Lower-case words inside a capitalised place name ("Castel di Sangro", "Stratford-upon-Avon" is one word).
+_JOINERS = frozenset({"de", "du", "des", "la", "le", "les", "di", "del", "della", "da", "y", "upon", "on", "am",
+                      "an", "im", "in", "der", "sur", "sous", "en", "et", "and", "of", "the", "lès"})
+
+
+# Words after a place name that make it the name of a public body or a product line, not a place someone is.
+_BODY_WORDS = frozenset({"council", "university", "universite", "universitat", "universidad", "universita"})
+_VERSION = deferred(r"\s\d+(?:\.\d+)+\b")
+
+
+def _names_a_thing(words: Words, after: int) -> bool:
+    """The place's name goes on into a public body ("Westminster City Council") or a version number follows
+    ("macOS Sonoma 14.5")."""
+    end = words.ends[after - 1]
+    if _VERSION.match(words.text, end):
+        return True
+    following = [lexicon.lexicon_key(w) for w in words.texts[after : after + 2]]
+    return any(word in _BODY_WORDS for word in following)
+
+
+def _accepts(words: Words, i: int, count: int) -> bool:
+    first = words.texts[i]
+    value = " ".join(words.texts[i : i + count])
+    key = lexicon.lexicon_key(value)
+    if len(value) < MIN_LENGTH or key in _calendar_words() or lexicon.is_country(value):
+        return False
+    if lexicon.is_famous_person(value) or _after_brand(words, i) or _names_a_thing(words, i + count):
+        return False
+    if not _capitalised(first):
+        # Typed in lower case: only a well-known place, after a word that introduces it ("je suis à lyon").
+        return (place_key_kind(key) in ("famous", "region") and _cued(words, i, lower=True)
+                and not lexicon.is_common_word(first) and not lexicon.is_stopword(first))
+    if words.texts[i + count - 1].isupper() and len(value) <= 3:
+        return False  # an acronym
+    if count == 1 and _is_ambiguous(first):
+        return _cued(words, i)
+    return True
+
+
+def detect_places(text: str) -> list[Span]:
+    """Towns and regions named in `text` (kind "location", source "lexicon"), longest first, no overlap."""
+    words = Words(text)
+    found: list[Span] = []
+    i = 0
+    while i < words.count:
+        count = _longest_match(words, i)
+        if count and _accepts(words, i, count):
+            start, end = words.starts[i], words.ends[i + count - 1]
+            found.append(Span(start, end, text[start:end], "location", "lexicon", 0.6))
+            i += count
+            continue
+        i += 1
+    return found
+
+
+# Personal pronouns and possessives, and the verbs of living, working, being born and moving: a place in the
+# same sentence tells where someone is ("il habite à Lyon", "vivo en Sevilla", "she moved to Leeds").
+_PERSONAL_WORDS = frozenset({
+    "il", "elle", "ils", "elles", "son", "sa", "ses", "leur", "leurs", "lui",
+    "he", "she", "his", "her", "hers", "him", "they", "their", "them",
+    "er", "sie", "sein", "seine", "seinen", "ihre", "ihren", "ihm",
+    "ella", "ellos", "ellas", "su", "sus", "lei", "suo", "sua", "suoi", "loro",
+    "habite", "habites", "habitons", "habitez", "habitent", "vit", "vis", "vivons", "vivez", "vivent",
+    "travaille", "travailles", "travaillons", "travaillez", "travaillent", "nee", "demenage", "demenagent",
+    "live", "lives", "lived", "living", "work", "works", "worked", "born", "moved", "moving", "based", "grew",
+    "stay", "staying", "wohne", "wohnt", "wohnen", "lebe", "lebt", "leben", "arbeite", "arbeitet", "geboren",
+    "umgezogen", "ziehe", "zieht",
+    "vivo", "vives", "vive", "vivimos", "trabajo", "trabajas", "trabaja", "trabajamos", "naci", "nacio", "nacido",
+    "nacida", "mudo", "mude", "mudamos", "abito", "abiti", "abita", "abitiamo", "lavoro", "lavori", "lavora",
+    "nato", "nata", "nati", "trasferito", "trasferita",
+    "je", "j'", "moi", "me", "m'", "mon", "ma", "mes", "nous", "notre", "nos", "tu", "toi", "ton", "ta", "tes",
+    "vous", "votre", "vos", "chez",
+    "i", "i'm", "i've", "i'll", "i'd", "my", "mine", "we", "we're", "our", "us", "you", "your", "you're",
+    "ich", "mich", "mir", "mein", "meine", "meinen", "meinem", "meiner", "wir", "uns", "unser", "unsere",
+    "unseren", "unserem", "du", "dich", "dir", "dein", "deine", "ihr", "euch", "euer", "eure",
+    "yo", "mi", "mis", "nosotros", "nosotras", "nuestro", "nuestra", "nuestros", "nuestras", "tus",
+    "vosotros", "vuestro", "vuestra",
+    "io", "mio", "mia", "miei", "mie", "noi", "nostro", "nostra", "nostri", "nostre", "tuo", "tua", "tuoi",
+    "voi", "vostro", "vostra",
+})
+_SENTENCE_ENDS = ".!?\n"
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    left = max((text.rfind(ch, 0, start) for ch in _SENTENCE_ENDS), default=-1) + 1
+    rights = [pos for pos in (text.find(ch, end) for ch in _SENTENCE_ENDS) if pos >= 0]
+    return text[left : min(rights) if rights else len(text)]
+
+
+def tied_to_someone(text: str, start: int, end: int) -> bool:
+    """A first- or second-person word in the sentence of the place at [start, end)."""
+    words = Words(_sentence_around(text, start, end))
+    return any(lexicon.lexicon_key(word) in _PERSONAL_WORDS for word in words.texts)
