@@ -198,7 +198,7 @@ def _paragraphs(name: str) -> list[str]:
 
 # How each list file is read: these two as word lists, these as paragraphs of words, any other
 # as a comma-separated list.
-_WORD_LISTS = ("stopwords.txt",)
+_WORD_LISTS = ("stopwords.txt", "frequent_words.txt")
 _PARAGRAPH_LISTS = ("tickers.txt", "service_domains.txt")
 
 
@@ -514,6 +514,14 @@ def is_common_word(word: str) -> bool:
     if key in common or is_stopword(key) or is_generic_term(key):
         return True
     return len(key) > 3 and key[-1] == "s" and (key[:-1] in common or is_generic_term(key[:-1]))
+
+
+@lru_cache(maxsize=16384)
+def is_frequent_word(word: str) -> bool:
+    """Among the 10,000 commonest words of French, English, German, Spanish or Italian (wordfreq): the
+    dictionary that tells a name typed in lower case from a word ("azul", "rose" and "pierre" are words,
+    "karim" is not)."""
+    return lexicon_key(word.strip()) in _word_set("frequent_words.txt")
 
 
 def is_request_verb(word: str) -> bool:

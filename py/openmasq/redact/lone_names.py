@@ -10,8 +10,9 @@ one per signal, each returning person spans (source "context"); the policy weigh
 How much a word needs around it depends on the word: a capitalised first name that is no everyday word, place,
 brand or famous person's name is a person on its own; one that is ("Rose", "Will", "Florence") needs a word
 before it that introduces a person (person_cues.txt: kinship and roles, greetings and thanks, verbs of
-addressing someone); one typed in lower case needs such a word too, or a surname after it, or to open the
-message or a line."""
+addressing someone); one typed in lower case needs such a word too, or a surname after it, or, when it is
+none of the commonest words (frequent_words.txt), a conjunction or preposition before it (person_links.txt)
+or to open a line."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ _NAMED_AFTER = frozenset({
     "rue", "avenue", "boulevard", "bd", "place", "allee", "impasse", "quai", "square", "street", "road",
     "lane", "strasse", "str", "platz", "weg", "via", "viale", "piazza", "corso", "calle", "plaza",
     "paseo", "ecole", "lycee", "college", "school", "hopital", "hospital", "clinique", "saint", "sainte", "st",
-    "ste", "san", "santa", "sankt", "santo", "sao", "pont", "port", "mont", "fort", "cap", "lake", "mount",
+    "ste", "san", "santa", "sankt", "santo", "sao", "pont", "port", "mont", "monte", "fort", "cap", "lake", "mount",
     "salle", "stade", "gymnase", "centre", "center", "prix", "prize", "award", "loi", "law", "syndrome",
     "maladie", "theoreme", "theorem", "effet", "effect",
 })
@@ -53,6 +54,12 @@ _HONORIFIC = deferred(
     r"(?i)(?<![\w.])(?:m\.|mme\.?|mlle\.?|monsieur|madame|mademoiselle|mr\.?|mrs\.?|ms\.?|dr\.?|herrn?|frau|"
     r"sr\.|sra\.|srta\.|señor|señora|sig\.(?:ra|na)?|signor(?:a|ina)?|dott\.(?:ssa)?)[ \t]+"
     r"(?P<value>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})"
+)
+# "his name is X", "elle s'appelle X", "er heißt X", "se llama X", "si chiama X": whatever the word, a person.
+_NAMING = deferred(
+    r"(?i:\bname(?:'s| is| was)|\bcalled|\bnamed|s'appell?e(?:nt)?|s’appell?e(?:nt)?|\bnommée?|\bprénommée?|"
+    r"\bheißt|\bheisst|\bnamens|\bse llama|\bllamad[oa]|\bsi chiama|\bchiamat[oa])[ \t]+"
+    r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?(?:[ \t]+[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?){0,2})"
 )
 _INITIALS = deferred(
     r"(?<![\w.])(?P<value>(?:[A-Z]\.[ \t]?-?[ \t]?){1,3}[ \t]*[A-Z][^\W\d_]+(?:[-'’][^\W\d_]+)?)"
@@ -96,6 +103,13 @@ def _cued(words: Words, i: int, *, weak: bool = False) -> bool:
     return (words.joined(k) or gap.strip() == ",") and _is_cue(lexicon.lexicon_key(words.texts[k]), weak=weak)
 
 
+def _verb_follows(words: Words, i: int) -> bool:
+    """A verb a person does right after word i ("sara said", "romain a payé")."""
+    if not words.joined(i) or words.texts[i + 1].lower() in ("à", "è", "é"):  # folded, they read as verbs
+        return False
+    return lexicon.lexicon_key(words.texts[i + 1]) in lexicon.list_keys("person_verbs.txt")
+
+
 def _opens_line(words: Words, i: int) -> bool:
     line_start = words.text.rfind("\n", 0, words.starts[i]) + 1
     return not words.text[line_start : words.starts[i]].strip(" \t-*•>\"'«“")
@@ -115,8 +129,15 @@ def _surname_follows(words: Words, i: int, *, lower: bool) -> bool:
     following = words.texts[i + 1]
     if lower and not following.islower():
         return False
-    return lexicon.is_surname(following) and not lexicon.is_common_word(following) and not lexicon.is_stopword(
-        following)
+    return _is_name_part(following)
+
+
+def _is_name_part(word: str) -> bool:
+    """A word that goes on a name typed in lower case after a first name: a surname or first name that is no
+    function word nor a known homograph ("martin", "johnson" yes; "rose", "blanc", "king" no)."""
+    if not (lexicon.is_surname(word) or lexicon.is_first_name(word)) or lexicon.is_stopword(word):
+        return False
+    return not lexicon.is_homograph(word)
 
 
 def _starts_person(words: Words, i: int) -> bool:
@@ -128,13 +149,18 @@ def _starts_person(words: Words, i: int) -> bool:
     if shape == "upper" and words.text.upper() == words.text:
         return False  # a text in capitals throughout: capitals say nothing
     if _is_excluded(word):
-        return shape != "lower" and _cued(words, i) and not lexicon.is_stopword(word)
+        return (shape != "lower" and (_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
+                and not lexicon.is_stopword(word))
     if shape == "upper":
         # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced or a name word is next to it.
         return _cued(words, i, weak=True) or _name_word_beside(words, i)
     if shape == "capital":
         return True
-    return _cued(words, i, weak=True) or _surname_follows(words, i, lower=True) or _opens_line(words, i)
+    if _cued(words, i) or _surname_follows(words, i, lower=True) or _verb_follows(words, i):
+        return True
+    # A weaker sign ("avec karim", a line that opens on "karim") only for a name that is no frequent word
+    # ("y azul", "léa" are left: both are among the commonest words).
+    return not lexicon.is_frequent_word(word) and (_cued(words, i, weak=True) or _opens_line(words, i))
 
 
 def _name_word_beside(words: Words, i: int) -> bool:
@@ -151,11 +177,12 @@ def _name_end(words: Words, i: int) -> int:
     while j + 1 < words.count and j - i + 1 < MAX_NAME_WORDS and words.joined(j):
         following = words.texts[j + 1]
         if lower:
-            fits = following.islower() and (lexicon.is_surname(following) or lexicon.is_first_name(following))
+            fits = following.islower() and _is_name_part(following)
         else:
-            fits = following[:1].isupper() and not (first.isupper() is False and following.isupper() and
-                                                     len(following) <= 3)
-        if not fits or lexicon.is_stopword(following) or lexicon.is_common_word(following):
+            acronym = not first.isupper() and following.isupper() and len(following) <= 3
+            fits = following[:1].isupper() and not acronym and not lexicon.is_stopword(following) and not (
+                lexicon.is_common_word(following) and not lexicon.is_surname(following))
+        if not fits:
             break
         j += 1
     return j
@@ -194,8 +221,10 @@ def _name_value(value: str, *, any_case: bool) -> str:
     parts = value.split()
     kept: list[str] = []
     for part in parts[:MAX_NAME_WORDS]:
-        if lexicon.is_stopword(part) and kept and part.lower() not in {"de", "van", "von", "da", "di", "del", "le"}:
+        if kept and lexicon.is_stopword(part) and part.lower() not in {"de", "van", "von", "da", "di", "del", "le"}:
             break
+        if kept and kept[0][:1].isupper() and part.islower() and not lexicon.is_stopword(part):
+            break  # "Herr Kowalczuk wartet": the name was capitalised, the next word is not
         kept.append(part)
     while kept and lexicon.is_stopword(kept[-1]):
         kept.pop()
@@ -234,4 +263,6 @@ def detect_lone_names(text: str) -> list[Span]:
     spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
     spans += _pattern_spans(text, _HONORIFIC, any_case=True)
     spans += _initials_spans(text)
+    spans += (Span(m.start("value"), m.end("value"), m.group("value"), "person", SOURCE, SCORE)
+              for m in _NAMING.finditer(text) if not lexicon.is_famous_person(m.group("value")))
     return spans

@@ -117,9 +117,11 @@ def is_famous_place(value: str) -> bool:
 
 
 def _is_ambiguous(word: str) -> bool:
-    """A one-word name that is also an everyday word or a person's name."""
+    """A one-word name that is also an everyday word or a person's name; among the commonest words, only a
+    famous place is read as itself ("London" yes, "Reading" no)."""
     return (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
-            or lexicon.is_surname(word) or lexicon.is_homograph(word) or lexicon.is_stopword(word))
+            or lexicon.is_surname(word) or lexicon.is_homograph(word) or lexicon.is_stopword(word)
+            or (lexicon.is_frequent_word(word) and place_key_kind(lexicon.lexicon_key(word)) != "famous"))
 
 
 def _capitalised(word: str) -> bool:
@@ -203,7 +205,8 @@ def _accepts(words: Words, i: int, count: int) -> bool:
     if not _capitalised(first):
         # Typed in lower case: only a well-known place, after a word that introduces it ("je suis à lyon").
         return (place_key_kind(key) in ("famous", "region") and _cued(words, i, lower=True)
-                and not lexicon.is_common_word(first) and not lexicon.is_stopword(first))
+                and not lexicon.is_common_word(first) and not lexicon.is_stopword(first)
+                and not (lexicon.is_frequent_word(first) and place_key_kind(key) == "region"))
     if words.texts[i + count - 1].isupper() and len(value) <= 3:
         return False  # an acronym
     if count == 1 and _is_ambiguous(first):

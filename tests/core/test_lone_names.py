@@ -1,0 +1,81 @@
+"""Persons named by one word, in lower case or capitals, after a civility, by initials or in a form."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact import RedactOptions, Vault, pseudonymise
+from openmasq.redact.lone_names import detect_lone_names
+
+KEY = bytes(range(32))
+
+
+def _names(text: str) -> list[str]:
+    return [span.value for span in detect_lone_names(text)]
+
+
+def _masked(text: str) -> str:
+    return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions()).text
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Karim a validé le devis.", "Karim"),
+    ("envoie le devis à Sophie", "Sophie"),
+    ("tell Emily the invoice is late", "Emily"),
+    ("ma fille Chloé est malade", "Chloé"),
+    ("my son Jack has a fever", "Jack"),
+    ("mon collègue Thomas est absent", "Thomas"),
+    ("Alice, Bob et Charlie viennent demain", "Alice"),
+    ("Treffen mit Jonas am Montag", "Jonas"),
+])
+def test_a_capitalised_first_name_alone_is_a_person(text: str, name: str) -> None:
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("merci à léa pour son aide", "léa"),
+    ("karim demande si on peut décaler", "karim"),
+    ("on mange avec karim ce soir", "karim"),
+    ("jean-pierre martin a appelé", "jean-pierre martin"),
+    ("emily johnson called twice", "emily johnson"),
+    ("salut tu sais si romain a payé ?", "romain"),
+])
+def test_a_first_name_typed_in_lower_case_is_a_person_when_something_says_so(text: str, name: str) -> None:
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("m. leroy est passé ce matin", "leroy"),
+    ("Herr Kowalczuk wartet seit drei Wochen", "Kowalczuk"),
+    ("J.-L. Martin sera présent", "J.-L. Martin"),
+    ("NOM : DURAND\nPrénom : Alice", "DURAND"),
+    ("Last name: O'Neill", "O'Neill"),
+    ("the guy at the garage, his name was Gurpreet", "Gurpreet"),
+])
+def test_civilities_initials_forms_and_naming_phrases_give_the_name(text: str, name: str) -> None:
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Rose is my favourite colour.",
+    "Will you review the PR?",
+    "Verde y azul: ¿qué colores combinan mejor?",
+    "Compare les forfaits de SFR et Orange.",
+    "Écris un poème sur Victor Hugo.",
+    "Résume « Le Petit Prince » d'Antoine de Saint-Exupéry.",
+    "How long does it take to fly from London to New York?",
+    "Comment fonctionne l'IVA en Espagne ?",
+    "rue Victor Hugo, au lycée Jules Ferry",
+    "Nom : à compléter",
+])
+def test_words_famous_people_places_and_things_named_after_someone_are_no_lone_names(text: str) -> None:
+    assert _names(text) == [], _names(text)
+
+
+def test_a_text_in_capitals_throughout_gives_no_first_name_from_capitals_alone() -> None:
+    assert _names("ATTENTION RÉUNION DEMAIN AVEC LA DIRECTION") == []
+
+
+def test_the_lone_names_reach_the_provider_masked() -> None:
+    masked = _masked("Karim a validé le devis, merci à léa.")
+    assert "Karim" not in masked and "léa" not in masked

@@ -1,0 +1,91 @@
+"""Towns and regions: which words are read as places, and which places the policy spares."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact import RedactOptions, Vault, pseudonymise
+from openmasq.redact.places import detect_places, is_famous_place, regions_like
+
+KEY = bytes(range(32))
+
+
+def _masked(text: str, level: str = "renforce") -> str:
+    return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(level=level)).text
+
+
+def _places(text: str) -> list[str]:
+    return [span.value for span in detect_places(text)]
+
+
+@pytest.mark.parametrize("text, place", [
+    ("Mon frère habite à Villeurbanne depuis mars.", "Villeurbanne"),
+    ("Je déménage à Aix-en-Provence cet été.", "Aix-en-Provence"),
+    ("I moved to Milton Keynes last year.", "Milton Keynes"),
+    ("Ich ziehe nach Gelsenkirchen.", "Gelsenkirchen"),
+    ("Vivo en Alcalá de Henares con mi pareja.", "Alcalá de Henares"),
+    ("Abito a Sesto San Giovanni.", "Sesto San Giovanni"),
+    ("Ma tante vit en Bretagne.", "Bretagne"),
+    ("On se voit à La Rochelle ?", "La Rochelle"),
+])
+def test_a_town_or_region_is_read_as_a_place(text: str, place: str) -> None:
+    assert place in _places(text)
+
+
+@pytest.mark.parametrize("text, place", [
+    ("On se retrouve à Nice samedi.", "Nice"),
+    ("My sister works in Reading.", "Reading"),
+    ("Wir fahren nach Essen.", "Essen"),
+])
+def test_a_place_that_is_also_a_word_is_a_place_after_a_word_that_introduces_one(text: str, place: str) -> None:
+    assert place in _places(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Nice work on the report!",
+    "Bath time is at seven.",
+    "Wir essen um acht.",
+    "My Google Drive stopped after macOS Sonoma 14.5.",
+    "We meet in August, as every year.",
+    "How do I appeal a ticket issued by Westminster City Council?",
+    "Écris un poème dans le style de Victor Hugo.",
+    "Le Brésil et la France ont joué hier.",
+])
+def test_words_names_products_months_and_countries_are_no_places(text: str) -> None:
+    assert _places(text) == [], _places(text)
+
+
+def test_a_place_typed_in_lower_case_is_read_only_when_well_known_and_introduced() -> None:
+    assert _places("je suis à lyon demain") == ["lyon"]
+    assert _places("a used bike for sale") == []
+    assert _places("on part en vacances en juillet") == []
+
+
+def test_a_famous_place_in_a_message_about_nobody_is_spared_below_strict() -> None:
+    assert _masked("Que visiter à Florence en trois jours ?") == "Que visiter à Florence en trois jours ?"
+    assert "Florence" not in _masked("Que visiter à Florence en trois jours ?", level="strict")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("Je déménage à Lyon le mois prochain.", "Lyon"),
+    ("Er wohnt in Bayern.", "Bayern"),
+    ("Vivo en Andalucía.", "Andalucía"),
+    ("Réunion avec Karim Benali à Marseille.", "Marseille"),
+])
+def test_a_famous_place_tied_to_someone_is_masked(text: str, place: str) -> None:
+    assert place not in _masked(text)
+
+
+def test_a_small_town_is_masked_even_in_a_general_question() -> None:
+    assert "Villeurbanne" not in _masked("Quels sont les horaires de la piscine de Villeurbanne ?")
+
+
+def test_a_region_gets_another_region_of_the_same_country_as_its_fake() -> None:
+    masked = _masked("I live in California.")
+    fake = masked.removeprefix("I live in ").rstrip(".")
+    assert fake != "California" and fake in regions_like("California")
+
+
+def test_capitals_large_cities_and_regions_are_famous_small_towns_are_not() -> None:
+    assert is_famous_place("Paris") and is_famous_place("München") and is_famous_place("Bretagne")
+    assert not is_famous_place("Villeurbanne")
