@@ -382,6 +382,24 @@ def test_real_values_that_are_keys_of_a_tool_calls_input_or_sit_under_a_structur
     assert_only_fakes_went_upstream(upstream)
 
 
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_a_value_split_across_two_text_parts_of_a_message_does_not_reach_the_upstream(proxy, upstream, api):
+    # A client's content parts are one text to the model: "Marie Du" + "pont" is Marie Dupont.
+    cuts = ["Écris à Marie Du", "pont (marie.dupont@karl-", "studio.fr, 06 12 34 ", "56 78) chez Karl Studio SAS."]
+    parts = [{"type": "text", "text": cut} for cut in cuts]
+    if api == "openai":
+        response = chat(proxy, openai_body({"role": "user", "content": parts}))
+    else:
+        response = chat(proxy, anthropic_body({"role": "user", "content": parts}, system=parts), "messages")
+    assert response.status_code == 200
+    sent = upstream.received[0].json()["messages"][0]["content"]
+    assert len(sent) == len(cuts) and all(part["text"] for part in sent)
+    read = "".join(part["text"] for part in sent)  # what the model reads
+    for real in ("Marie", "Dupont", "marie.dupont@karl-studio.fr", "06 12 34 56 78", "Karl Studio"):
+        assert real not in read, f"{real!r} reached the upstream across the parts: {read!r}"
+    assert_only_fakes_went_upstream(upstream)
+
+
 def test_a_server_tools_ids_and_encrypted_results_reach_the_upstream_as_they_came(proxy, upstream):
     blob = base64.b64encode(random.Random(7).randbytes(300)).decode()
     assert pseudonymise(blob, Vault.new(), RedactOptions()).text != blob  # the engine takes it for a secret

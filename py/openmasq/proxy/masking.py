@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
 from ..redact import RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
+from ..redact.parts import pseudonymise_parts
 from ..redact.pseudonymise import Parallel
 
 APIS = ("openai", "anthropic")
@@ -34,7 +35,7 @@ class _Redactor:
         self.parallel = parallel
         self.replaced = 0
 
-    def text(self, value: str) -> str:
+    def __call__(self, value: str) -> str:
         if not value.strip():
             return value
         # Assistant turns come back restored, so they hold real values too: they go through the
@@ -44,6 +45,15 @@ class _Redactor:
         self.replaced += len(result.replacements)
         return result.text
 
+    def joint(self, values: list[str]) -> list[str]:
+        """Consecutive text parts of one message, redacted as the one text the model reads (walk.JointTextMap)."""
+        if not "".join(values).strip():
+            return values
+        parts, result = pseudonymise_parts(values, self.vault, self.options, cache=self.cache, parallel=self.parallel)
+        self.vault = result.vault
+        self.replaced += len(result.replacements)
+        return parts
+
 
 def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
                 cache: SpanCache | None = None, parallel: Parallel | None = None) -> Masked:
@@ -52,7 +62,7 @@ def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
     session's detections of the texts it has sent before (its history comes back every turn);
     `parallel`: the DetectionPool, when the proxy has one (the same result, sooner)."""
     redactor = _Redactor(vault, options, cache, parallel)
-    mapped = _codec(api).map_request_texts(body, redactor.text)
+    mapped = _codec(api).map_request_texts(body, redactor)
     return Masked(mapped, redactor.vault, redactor.replaced)
 
 

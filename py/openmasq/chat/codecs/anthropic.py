@@ -40,6 +40,7 @@ from .walk import (
     map_declaration,
     map_optional,
     map_rest,
+    map_text_blocks,
 )
 
 MESSAGES_PATH = "messages"
@@ -316,7 +317,7 @@ def map_request_texts(body: object, text: TextMap) -> dict[str, Any]:
     if isinstance(system, str):
         out["system"] = text(system)
     elif isinstance(system, list):
-        out["system"] = [_map_block(b, text) for b in system]
+        out["system"] = map_text_blocks(system, text, lambda block: _map_block(block, text))
     elif system is not None:
         raise ShapeError(f"system is a {type(system).__name__}")
     out["messages"] = [_map_message(m, text) for m in expect_list(out.get("messages"), "messages")]
@@ -336,7 +337,7 @@ def _map_message(message: object, text: TextMap) -> dict[str, Any]:
 def _map_content(content: object, text: TextMap) -> str | list[dict[str, Any]]:
     if isinstance(content, str):
         return text(content)
-    return [_map_block(b, text) for b in expect_list(content, "a message's content")]
+    return map_text_blocks(expect_list(content, "a message's content"), text, lambda block: _map_block(block, text))
 
 
 def _map_block(block: object, text: TextMap) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from .walk import (
     map_json_text,
     map_optional,
     map_rest,
+    map_text_blocks,
 )
 
 CHAT_PATH = "chat/completions"
@@ -319,7 +320,7 @@ def _map_message(message: object, text: TextMap) -> dict[str, Any]:
     if isinstance(content, str):
         out["content"] = text(content)
     elif isinstance(content, list):
-        out["content"] = [_map_part(p, text) for p in content]
+        out["content"] = map_text_blocks(content, text, lambda part: _map_part(part, text))
     elif content is not None:
         raise ShapeError(f"a message's content is a {type(content).__name__}")
     for key in TEXT_FIELDS[1:]:
@@ -398,7 +399,7 @@ def _map_reply_message(message: object, text: TextMap, args: TextMap) -> dict[st
     out = dict(expect_dict(message, "a message"))
     content = out.get("content")
     if isinstance(content, list):
-        out["content"] = [_map_part(p, text) for p in content]
+        out["content"] = map_text_blocks(content, text, lambda part: _map_part(part, text))
     else:
         map_optional(out, "content", text)
         if isinstance(out.get("annotations"), list):

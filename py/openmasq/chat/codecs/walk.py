@@ -6,9 +6,51 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 TextMap = Callable[[str], str]
+
+
+@runtime_checkable
+class JointTextMap(Protocol):
+    """A TextMap that can also rewrite consecutive texts as the one text a model reads (redact/parts.py)."""
+
+    def __call__(self, value: str) -> str: ...
+
+    def joint(self, values: list[str]) -> list[str]: ...
+
+
+def map_text_run(values: list[str], text: TextMap) -> list[str]:
+    """Consecutive texts of one message rewritten together when `text` can (a value may cross from one to
+    the next), else one by one."""
+    if len(values) > 1 and isinstance(text, JointTextMap):
+        return text.joint(values)
+    return [text(value) for value in values]
+
+
+def map_text_blocks(blocks: list[Any], text: TextMap, map_block: Callable[[Any], Any]) -> list[Any]:
+    """A content list whose runs of consecutive text blocks ({"type": "text", "text": ...}) are rewritten
+    together (map_text_run), their other fields and every other block by `map_block`."""
+    out: list[Any] = []
+    i = 0
+    while i < len(blocks):
+        j = i
+        while j < len(blocks) and _is_text_block(blocks[j]):
+            j += 1
+        if j == i:
+            out.append(map_block(blocks[i]))
+            i += 1
+            continue
+        run = blocks[i:j]
+        rewritten = map_text_run([block["text"] for block in run], text)
+        out += [map_rest({**block, "text": new}, text, done={"text"})
+                for block, new in zip(run, rewritten, strict=True)]
+        i = j
+    return out
+
+
+def _is_text_block(block: Any) -> bool:
+    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
 class ShapeError(ValueError):
