@@ -23,6 +23,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,16 @@ def _is_exonym(name: str) -> bool:
             and not any(ch.isdigit() for ch in name) and len(name.split()) <= 3)
 
 
+# What follows a town's own name in its official one ("Klagenfurt am Wörthersee", "Frankfurt am Main",
+# "Freiburg im Breisgau", "Halle (Saale)", "Newcastle upon Tyne"): people write the short name.
+_SUFFIX = re.compile(r"\s*\(.*\)$|\s+(?:am|an der|im|in der|bei|ob der|upon|on)\s+.+$")
+
+
+def _short_name(name: str) -> str:
+    short = _SUFFIX.sub("", name)
+    return short if short != name and len(short) >= MIN_LENGTH else ""
+
+
 def _keeps(city: dict[str, object]) -> bool:
     country, population = str(city["countrycode"]), int(str(city["population"]) or 0)
     if country in CORE_COUNTRIES:
@@ -132,7 +143,7 @@ def town_lines(wheel: Path) -> list[str]:
         names = [name]
         if capital or population >= EXONYM_POPULATION:
             names += [alt for alt in map(str, city["alternatenames"]) if _is_exonym(alt)]  # type: ignore[call-overload]
-        for each in names:
+        for each in names + [short for short in map(_short_name, names) if short]:
             best[(each, country)] = best.get((each, country), False) or famous
     lines = [f"{name}\t{country}\t{'F' if famous else ''}".rstrip("\t") for (name, country), famous in best.items()]
     return sorted(lines, key=lambda line: (line.split("\t")[1], line.split("\t")[0]))

@@ -18,12 +18,14 @@ from ..patterns import deferred
 STRUCTURED_KINDS = frozenset({
     "email", "phone", "iban", "card", "nir", "dni", "nie", "nino", "ssn", "siren", "siret", "vat",
     "apikey", "jwt", "private_key", "password", "token",
+    # The held-out sets' coarser labels: any identifier, any secret, any IP address.
+    "id", "secret", "ip",
 })
 
 # Kinds whose separators are mere layout ("06 12 34 56 78" and "0612345678" are one value):
 # they are compared with everything but letters and digits removed.
 _LAYOUT_FREE_KINDS = frozenset({
-    "phone", "iban", "bic", "card", "nir", "dni", "nie", "nino", "ssn", "siren", "siret", "vat", "mac", "dob",
+    "phone", "iban", "bic", "card", "nir", "dni", "nie", "nino", "ssn", "siren", "siret", "vat", "mac", "dob", "id",
 })
 
 # A first name or surname left behind still names the person when the full value is gone
@@ -117,6 +119,12 @@ class Score:
     over_by_lang: dict[str, OverRedaction] = field(default_factory=dict)
     leaks: tuple[Leak, ...] = ()
     changed_clean_ids: tuple[str, ...] = ()
+
+    def messages_without_leak(self, records: Iterable[Record]) -> tuple[int, int]:
+        """(messages with personal data none of whose values survived whole, messages with personal data)."""
+        leaking = {leak.record_id for leak in self.leaks if not leak.fragment}
+        with_pii = [record.id for record in records if record.has_pii]
+        return sum(rid not in leaking for rid in with_pii), len(with_pii)
 
     def group(self, kinds: Collection[str]) -> KindScore:
         """Leak counts summed over `kinds` (e.g. STRUCTURED_KINDS)."""

@@ -116,12 +116,15 @@ def is_famous_place(value: str) -> bool:
     return place_key_kind(lexicon.lexicon_key(value)) in ("famous", "region")
 
 
-def _is_ambiguous(word: str) -> bool:
-    """A one-word name that is also an everyday word or a person's name; among the commonest words, only a
-    famous place is read as itself ("London" yes, "Reading" no)."""
-    return (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
-            or lexicon.is_surname(word) or lexicon.is_homograph(word) or lexicon.is_stopword(word)
-            or (lexicon.is_frequent_word(word) and place_key_kind(lexicon.lexicon_key(word)) != "famous"))
+def _is_ambiguous(words: Words, i: int) -> bool:
+    """A one-word name that is also an everyday word or a person's name, or that opens a sentence while being
+    one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London)."""
+    word = words.texts[i]
+    if (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word) or lexicon.is_surname(word)
+            or lexicon.is_homograph(word) or lexicon.is_stopword(word)):
+        return True
+    return (words.sentence_initial(i) and lexicon.is_frequent_word(word)
+            and place_key_kind(lexicon.lexicon_key(word)) != "famous")
 
 
 def _capitalised(word: str) -> bool:
@@ -209,7 +212,7 @@ def _accepts(words: Words, i: int, count: int) -> bool:
                 and not (lexicon.is_frequent_word(first) and place_key_kind(key) == "region"))
     if words.texts[i + count - 1].isupper() and len(value) <= 3:
         return False  # an acronym
-    if count == 1 and _is_ambiguous(first):
+    if count == 1 and _is_ambiguous(words, i):
         return _cued(words, i)
     return True
 
