@@ -21,8 +21,8 @@ from collections.abc import Iterator
 
 from ..patterns import deferred
 from . import lexicon, places
-from .names import Words
 from .spans import Span
+from .words import Words
 
 SOURCE = "context"
 SCORE = 0.6

@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 from ..patterns import deferred
 from . import lexicon
-from .names import JOINING_GAPS, TextView
 from .spans import Span
 from .text import has_combining_marks
+from .words import JOINING_GAPS, TextView
 
 # Org words: letters and digits, joined by hyphens, apostrophes or "&" ("Coca-Cola", "L'Oréal",
 # "AT&T", "3M"); a lone "&" is a connector word.

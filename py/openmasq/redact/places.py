@@ -20,8 +20,8 @@ from importlib import resources
 
 from ..patterns import deferred
 from . import lexicon
-from .names import Words
 from .spans import Span
+from .words import Words
 
 MAX_WORDS = 5
 MIN_LENGTH = 3
