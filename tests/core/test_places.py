@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from openmasq.redact import RedactOptions, Vault, pseudonymise
-from openmasq.redact.places import detect_places, is_famous_place, regions_like
+from openmasq.redact.places import detect_places, regions_like
 
 KEY = bytes(range(32))
 
@@ -61,7 +61,7 @@ def test_a_place_typed_in_lower_case_is_read_only_when_well_known_and_introduced
     assert _places("on part en vacances en juillet") == []
 
 
-def test_a_famous_place_in_a_message_about_nobody_is_spared_below_strict() -> None:
+def test_a_place_in_a_message_about_nobody_is_spared_below_strict() -> None:
     assert _masked("Que visiter à Florence en trois jours ?") == "Que visiter à Florence en trois jours ?"
     assert "Florence" not in _masked("Que visiter à Florence en trois jours ?", level="strict")
 
@@ -76,16 +76,13 @@ def test_a_famous_place_tied_to_someone_is_masked(text: str, place: str) -> None
     assert place not in _masked(text)
 
 
-def test_a_small_town_is_masked_even_in_a_general_question() -> None:
-    assert "Villeurbanne" not in _masked("Quels sont les horaires de la piscine de Villeurbanne ?")
+def test_a_small_town_in_a_general_question_is_spared_and_masked_once_someone_is_there() -> None:
+    question = "Quels sont les horaires de la piscine de Villeurbanne ?"
+    assert _masked(question) == question
+    assert "Villeurbanne" not in _masked("Ma fille va à la piscine de Villeurbanne le mardi.")
 
 
 def test_a_region_gets_another_region_of_the_same_country_as_its_fake() -> None:
     masked = _masked("I live in California.")
     fake = masked.removeprefix("I live in ").rstrip(".")
     assert fake != "California" and fake in regions_like("California")
-
-
-def test_capitals_large_cities_and_regions_are_famous_small_towns_are_not() -> None:
-    assert is_famous_place("Paris") and is_famous_place("München") and is_famous_place("Bretagne")
-    assert not is_famous_place("Villeurbanne")

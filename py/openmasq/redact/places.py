@@ -9,8 +9,9 @@ Names are words of many kinds, so how much a match needs around it depends on th
   after a word that introduces a place ("à Nice", "in Reading", "nach Essen");
 - a name typed in lower case ("je suis à lyon") is a place only after such a word, and never when it is
   also an everyday word.
-Which of them are masked is the policy's call (policy.py): a famous city or a region in a message that ties
-it to nobody ("que visiter à Florence ?") is spared below `strict`."""
+Which of them are masked is the policy's call (policy.py): a place in a message that ties it to nobody ("que
+visiter à Florence ?") is spared below `strict`. Famous places (capitals, large cities, regions) are also
+read in lower case and on their own when they are common words too ("London is expensive")."""
 
 from __future__ import annotations
 
@@ -109,11 +110,6 @@ def place_key_kind(key: str) -> str:
     if famous is None:
         return ""
     return "famous" if famous else "town"
-
-
-def is_famous_place(value: str) -> bool:
-    """A region, a capital or a large city: spared in a general question (policy.py)."""
-    return place_key_kind(lexicon.lexicon_key(value)) in ("famous", "region")
 
 
 def _is_ambiguous(words: Words, i: int) -> bool:

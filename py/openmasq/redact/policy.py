@@ -57,12 +57,12 @@ def _inside(span: Span, ranges: list[tuple[int, int]]) -> bool:
 
 
 def _is_spared_place(span: Span, text: str, options: RedactOptions, personal: bool) -> bool:
-    """A famous city or a region in a message about nobody ("que visiter à Florence ?", "the history of
-    Bavaria"), below `strict`: a place tells something about a person only when the message names one, or
-    the sentence speaks of the writer or the reader ("je déménage à Lyon", "are you still in Berlin?")."""
+    """A place in a message about nobody ("que visiter à Florence ?", "cosa vedere a Matera?", "the history
+    of Bavaria"), below `strict`: a place tells something about a person only when the message names one, or
+    its sentence speaks of someone ("je déménage à Lyon", "are you still in Berlin?", "er wohnt in Bayern")."""
     if span.kind != "location" or span.source == "forced" or not options.spares_famous() or personal:
         return False
-    return places.is_famous_place(span.value) and not places.tied_to_someone(text, span.start, span.end)
+    return not places.tied_to_someone(text, span.start, span.end)
 
 
 def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str], keep: set[str]) -> bool:
