@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openmasq.redact import lexicon, names, orgs
+from openmasq.redact import lexicon, orgs, words
 from openmasq.redact.text import has_combining_marks
 
 # Letters, digits, accents (precomposed and combining), joiners and spaces the word patterns treat apart.
@@ -25,7 +25,7 @@ def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 def test_plain_word_patterns_find_the_same_words_as_the_full_ones_without_combining_accents(text: str) -> None:
     if has_combining_marks(text):
         return
-    assert _spans(names._PLAIN_WORD, text) == _spans(names._WORD, text)
+    assert _spans(words._PLAIN_WORD, text) == _spans(words._WORD, text)
     assert _spans(orgs._PLAIN_WORD, text) == _spans(orgs._WORD, text)
 
 
@@ -64,7 +64,7 @@ def test_joining_gaps_are_the_runs_of_one_to_three_spaces_or_tabs() -> None:
     runs = re.compile(r"[ \t]{1,3}")
     candidates = ["".join(chars) for size in range(5) for chars in _products(" \tx\n", size)]
     for gap in candidates:
-        assert (gap in names.JOINING_GAPS) == bool(runs.fullmatch(gap)), repr(gap)
+        assert (gap in words.JOINING_GAPS) == bool(runs.fullmatch(gap)), repr(gap)
 
 
 def _products(alphabet: str, size: int) -> list[tuple[str, ...]]:

@@ -14,7 +14,8 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openmasq.redact import RedactOptions, SpanCache, names, orgs, pseudonymise
+from openmasq.redact import RedactOptions, SpanCache, orgs, pseudonymise
+from openmasq.redact import words as word_view
 from openmasq.redact.fakes import _shape
 from openmasq.redact.prf import hmac_sha256, seeded_rng
 from openmasq.redact.restore import Restorer, _elision_lengths
@@ -77,7 +78,7 @@ def _name_words_one_by_one(text: str) -> tuple[list[int], list[int], list[str]]:
     for match in _NAME_WORD.finditer(text):
         start, word = match.start(), match.group()
         if "'" in word or "’" in word or "ʼ" in word:
-            elision = names._ELISION.match(word)
+            elision = word_view._ELISION.match(word)
             if elision and len(word) > elision.end() and (word[0].islower() or word[elision.end()].islower()):
                 starts.append(start)
                 ends.append(start + elision.end())
@@ -118,8 +119,8 @@ def _org_words_one_by_one(text: str) -> tuple[list[int], list[int], list[str], l
 @settings(max_examples=500, deadline=None)
 @given(TEXTS)
 def test_the_name_detectors_words_equal_a_match_by_match_split(text):
-    assert [m.span() for m in names._WORD.finditer(text)] == [m.span() for m in _NAME_WORD.finditer(text)]
-    assert names._words_with_elisions(text) == _name_words_one_by_one(text)
+    assert [m.span() for m in word_view._WORD.finditer(text)] == [m.span() for m in _NAME_WORD.finditer(text)]
+    assert word_view._words_with_elisions(text) == _name_words_one_by_one(text)
 
 
 @settings(max_examples=500, deadline=None)
@@ -131,7 +132,7 @@ def test_the_org_detectors_words_and_links_equal_a_match_by_match_split(text):
 
 
 def test_elisions_and_possessives_are_split_where_they_stand():
-    assert names._words_with_elisions("l'entreprise de Dupont's d'Artagnan")[2] == [
+    assert word_view._words_with_elisions("l'entreprise de Dupont's d'Artagnan")[2] == [
         "l'", "entreprise", "de", "Dupont", "d'", "Artagnan"]
     words = orgs._OrgWords("dell'Autofficina et L'Oréal")
     assert words.texts == ["dell'", "Autofficina", "et", "L'Oréal"]

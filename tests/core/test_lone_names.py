@@ -79,3 +79,17 @@ def test_a_text_in_capitals_throughout_gives_no_first_name_from_capitals_alone()
 def test_the_lone_names_reach_the_provider_masked() -> None:
     masked = _masked("Karim a validé le devis, merci à léa.")
     assert "Karim" not in masked and "léa" not in masked
+
+
+def test_a_short_run_of_a_script_without_capitals_inside_latin_text_is_a_name() -> None:
+    masked = _masked("Réunion avec 王伟 demain, puis محمد علي.")
+    assert "王伟" not in masked and "محمد" not in masked
+
+
+def test_a_quoted_word_of_another_script_is_left_to_translate() -> None:
+    assert _masked("Traduis « 谢谢 » en français") == "Traduis « 谢谢 » en français"
+
+
+def test_a_name_with_a_pictograph_between_its_words_is_masked_whole() -> None:
+    masked = _masked("Marie 😀 Dupont a appelé")
+    assert "Marie" not in masked and "Dupont" not in masked

@@ -18,7 +18,7 @@ from .orgs import detect_orgs
 from .places import detect_places
 from .rules import detect_rules
 from .spans import Span
-from .text import FoldedText, tolerant_pattern, tolerant_spans, without_zero_width, word_bounded
+from .text import FoldedText, symbols_as_spaces, tolerant_pattern, tolerant_spans, without_zero_width, word_bounded
 
 NAME_CATEGORIES = frozenset({"name", "company", "username"})
 
@@ -36,6 +36,7 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
     """Every candidate span of the text (overlaps included), on original offsets; the same
     list, in the same order, whether `offload` runs a half elsewhere or not."""
     view, offsets = without_zero_width(text)
+    view = symbols_as_spaces(view)
     with_names = bool(NAME_CATEGORIES & options.active_categories())
     pending = offload(view, options.known_names) if offload is not None and with_names else None
     try:

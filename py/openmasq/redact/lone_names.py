@@ -61,6 +61,16 @@ _NAMING = deferred(
     r"\bheißt|\bheisst|\bnamens|\bse llama|\bllamad[oa]|\bsi chiama|\bchiamat[oa])[ \t]+"
     r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?(?:[ \t]+[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?){0,2})"
 )
+# A name written in a script without capitals (Chinese, Japanese, Korean, Arabic, Hebrew, Thai, Devanagari)
+# inside a text in the Latin script: one to three words of it.
+_FOREIGN_LETTERS = (
+    "\u4e00-\u9fff\u3400-\u4dbf\u3040-\u30ff\uac00-\ud7af\u0600-\u06ff\u0750-\u077f\u0590-\u05ff"
+    "\u0e00-\u0e7f\u0900-\u097f"
+)
+_FOREIGN_RUN = deferred(f"[{_FOREIGN_LETTERS}]+(?:[ \t][{_FOREIGN_LETTERS}]+){{0,2}}")
+_LATIN_LETTER = deferred(r"[A-Za-zÀ-ÖØ-öø-ÿ]")
+_FOREIGN_MAX_CHARS = 24
+_OPENING_QUOTES = frozenset("«“\"'‘「『")
 _INITIALS = deferred(
     r"(?<![\w.])(?P<value>(?:[A-Z]\.[ \t]?-?[ \t]?){1,3}[ \t]*[A-Z][^\W\d_]+(?:[-'’][^\W\d_]+)?)"
 )
@@ -259,6 +269,21 @@ def _initials_spans(text: str) -> Iterator[Span]:
             yield Span(match.start("value"), match.end("value"), value, "person", SOURCE, SCORE)
 
 
+def _foreign_script_spans(text: str) -> Iterator[Span]:
+    """Short runs of a script without capitals in a text mostly in the Latin script ("Réunion avec 王伟 demain",
+    "puis محمد علي"): a name, most often; a longer passage in that script is a text of its own, not a name."""
+    runs = list(_FOREIGN_RUN.finditer(text))
+    if not runs:
+        return
+    foreign = sum(len(run.group()) for run in runs)
+    if len(_LATIN_LETTER.findall(text)) < 2 * foreign:
+        return
+    for run in runs:
+        quoted = text[max(0, run.start() - 2) : run.start()].strip()[-1:] in _OPENING_QUOTES
+        if len(run.group()) <= _FOREIGN_MAX_CHARS and not quoted:  # a quoted word is one to translate
+            yield Span(run.start(), run.end(), run.group(), "person", SOURCE, SCORE)
+
+
 def detect_lone_names(text: str) -> list[Span]:
     """Person spans of every recogniser above (overlaps included: the policy resolves them)."""
     words = Words(text)
@@ -266,6 +291,7 @@ def detect_lone_names(text: str) -> list[Span]:
     spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
     spans += _pattern_spans(text, _HONORIFIC, any_case=True)
     spans += _initials_spans(text)
+    spans += _foreign_script_spans(text)
     spans += (Span(m.start("value"), m.end("value"), m.group("value"), "person", SOURCE, SCORE)
               for m in _NAMING.finditer(text) if not lexicon.is_famous_person(m.group("value")))
     return spans

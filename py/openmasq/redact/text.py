@@ -72,6 +72,16 @@ def without_zero_width(text: str) -> tuple[str, list[int]]:
     return "".join(kept), offsets
 
 
+# Pictographs and their modifiers (emoji, variation selectors, skin tones): what a detector reads as a space,
+# so that "Marie 😀 Dupont" is one name and "Salut👋Karim" two words.
+_SYMBOL = deferred("[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u2bff\ufe0e\ufe0f\U0001f000-\U0001faff]")
+
+
+def symbols_as_spaces(text: str) -> str:
+    """`text` with each pictograph a space (same length: offsets are kept)."""
+    return _SYMBOL.sub(" ", text) if _SYMBOL.search(text) else text
+
+
 def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_" or unicodedata.category(ch) == "Mn"
 
