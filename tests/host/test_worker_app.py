@@ -446,7 +446,8 @@ def test_a_remote_send_keeps_the_memory_index_until_the_memory_changes() -> None
         memory.touch()
         await r.app.send(conv["id"], "Et Paul Girard ?", r.on_event)
         assert r.app.opened.index is not first and r.app.opened.index.size == 2
-        assert "Nantes" in r.egress.sent[-1].body["messages"][0]["content"]  # the new card was injected
+        system = r.egress.sent[-1].body["messages"][0]["content"]
+        assert "Il habite à" in system and "Nantes" not in system  # the new card was injected, its town faked
 
     run(body)
 

@@ -87,11 +87,11 @@ def test_a_proposed_card_injects_only_on_a_direct_mention_and_on_every_tier_once
         await r.app.send(conv_id, f"Et {surname}, elle vient jeudi ?", r.on_event)
         assert HEADER not in system_of(r)  # a name word only (tier 1): not for a proposed card
         await r.app.send(conv_id, f"Que sais-tu de {NAME} ?", r.on_event)
-        assert HEADER in system_of(r) and "habite à Lyon" in system_of(r)
+        assert HEADER in system_of(r) and "habite à" in system_of(r) and "Lyon" not in system_of(r)
         await mem(r).confirm_card(card_id)
         assert (await mem(r).memory_overview())["inbox"] == 0
         await r.app.send(conv_id, f"Et {surname}, elle vient vendredi ?", r.on_event)
-        assert HEADER in system_of(r) and "habite à Lyon" in system_of(r)
+        assert HEADER in system_of(r) and "habite à" in system_of(r) and "Lyon" not in system_of(r)
         assert leaked(r.egress.wire()) == []  # the block went out with the conversation's fakes
 
     run(body)
