@@ -25,9 +25,10 @@ def records_of(name: str) -> list[Record]:
     return [r for path in sorted((DATA_DIR / name).glob("*.jsonl")) for r in parse_jsonl(path.read_text("utf-8"))]
 
 
-def score_engine(records: list[Record]) -> tuple[Score, list[str]]:
+def score_engine(records: list[Record], *, show_leaks: bool = True) -> tuple[Score, list[str]]:
     """The engine at its install defaults, a fresh vault per message; refusals listed apart
-    (a refusal leaks nothing, so refusing everything would pass every leak target)."""
+    (a refusal leaks nothing, so refusing everything would pass every leak target). `show_leaks`
+    False prints the scores only (a set nobody tunes on)."""
     refused: list[str] = []
 
     def redact(text: str, lang: str) -> str:
@@ -39,8 +40,9 @@ def score_engine(records: list[Record]) -> tuple[Score, list[str]]:
 
     result = score(records, run(records, redact))
     print("\n" + format_table({"openmasq": result}) + "\n\n" + format_languages({"openmasq": result}))
-    print("\n" + format_leaks(result, limit=200))
-    print("changed clean messages: " + ", ".join(result.changed_clean_ids))
+    if show_leaks:
+        print("\n" + format_leaks(result, limit=200))
+        print("changed clean messages: " + ", ".join(result.changed_clean_ids))
     return result, refused
 
 
