@@ -1,5 +1,6 @@
-"""The Rampart token-classification model on CPython (onnxruntime + the model's own tokenizer.json): text in,
-entity spans out, on exact offsets of the original text, for texts of any length (overlapping windows)."""
+"""The BASELINE of bench/models.py only: the Rampart token-classification model (a 6-layer uncased BERT) the app
+used before its own NER (models/ner/), kept to print the speed ratio in the same run when its files are still in
+$OPENMASQ_CACHE/models/rampart (its recipe is gone: the app no longer ships it). Not part of the package."""
 
 from __future__ import annotations
 
@@ -48,9 +49,7 @@ class Recogniser:
         root = Path(model_dir)
         missing = [name for name in ("config.json", "tokenizer.json", MODEL_FILE) if not (root / name).is_file()]
         if missing:
-            raise ModelNotBuilt(
-                f"no NER model in {root} (missing {', '.join(missing)}): build it with `python models/build.py rampart`"
-            )
+            raise ModelNotBuilt(f"no Rampart baseline in {root} (missing {', '.join(missing)})")
         config = json.loads((root / "config.json").read_text(encoding="utf-8"))
         self.labels: dict[int, str] = {int(k): str(v) for k, v in config["id2label"].items()}
         longest = int(config["max_position_embeddings"]) - SPECIAL_TOKENS

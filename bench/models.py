@@ -1,12 +1,15 @@
 """On-device models, on CPython and in the browser's ml-worker (Chromium, the built site).
-- `ner`: latency of the Rampart model per 1 kB message (CPython; with --browser also ml-worker), and the
-  leak-rate table of the redaction engine with and without the model's spans, per language and kind, on the
-  labelled corpus and the held-out set, with the per-language decision that redact/ner_merge.py encodes;
+- `ner`: latency of the project's NER model (models/ner/) per 1 kB and 10 kB message on CPython, featurisation and
+  decoding included, next to the former Rampart model in the same run with their ratio (when Rampart's files are
+  still in $OPENMASQ_CACHE/models/rampart); with --browser also ml-worker's; then the leak-rate tables of the
+  redaction engine with and without the model's spans, per language and kind, on the labelled corpus, the dev set
+  and the first held-out set, the per-kind threshold sweep and the per-language decision that
+  redact/ner_merge.py encodes (decided on corpus + dev, never on tests/data/unseen);
 - `embed`: e5 embeddings per second at batch 1 and 16, CPython Embedder and ml-worker, and their parity;
 - `knn`: top-3 neighbours over 10,000 cards with embed-index.js in the browser (target <= 200 ms);
 - `calibrate`: the semantic tier's bars (memory/semantic.py) on tests/data/calibration.
 
-Run in the dev venv after `python models/build.py e5 rampart`:  python bench/models.py ner|embed|knn|calibrate"""
+Run in the dev venv after `python models/build.py e5`:  python bench/models.py ner|embed|knn|calibrate"""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from openmasq.ner import Recogniser, default_model_dir  # noqa: E402
+from openmasq.ner import features  # noqa: E402
 from openmasq.ner.measure import (  # noqa: E402
     ALL_LANGS,
     as_shipped,
@@ -35,6 +38,7 @@ from openmasq.ner.measure import (  # noqa: E402
     trials,
     with_kinds,
 )
+from openmasq.ner.runtime import Tagger, default_model_dir  # noqa: E402
 from openmasq.redact import ner_merge  # noqa: E402
 from openmasq.redact.evaluate import Record, parse_jsonl  # noqa: E402
 from redact import build_messages, measure  # noqa: E402  (bench/redact.py: the same 1 kB messages)
@@ -47,26 +51,59 @@ def records_of(name: str) -> list[Record]:
     return [r for path in sorted((DATA_DIR / name).glob("*.jsonl")) for r in parse_jsonl(path.read_text("utf-8"))]
 
 
-def ner_latency(recogniser: Recogniser, records: list[Record]) -> None:
-    """p50/p95 wall time of one `Recogniser.spans` call on 1 kB and 10 kB messages (10 kB: several windows),
-    and the CPU time per call (the wall time also counts whatever else the machine runs)."""
-    print(f"NER latency on CPython (onnxruntime, {os.cpu_count()} cores, load average "
-          f"{os.getloadavg()[0]:.1f}), one call:")
+RAMPART_DIR = Path(os.environ.get("OPENMASQ_CACHE") or Path.home() / ".cache" / "openmasq") / "models" / "rampart"
+
+
+def _latency(spans: Any, records: list[Record], size: int, count: int) -> tuple[float, float, float]:
+    """(p50, p95, CPU) milliseconds of one call on `count` messages of `size` characters."""
+    messages = build_messages(records, size, count, seed=7)
+    cpu = time.process_time()
+    latency = measure(lambda text, _lang: spans(text), messages, repeats=3)
+    cpu_per_call = (time.process_time() - cpu) / (4 * len(messages))  # measure: 1 warm-up + 3 repeats
+    return 1000 * latency.p50, 1000 * latency.p95, 1000 * cpu_per_call
+
+
+def ner_latency(tagger: Tagger, records: list[Record], threads: int | None) -> None:
+    """p50/p95 wall time of one `Tagger.spans` call (featurisation, onnxruntime, decoding) on 1 kB and 10 kB
+    messages, and the same for the former Rampart model when its files are there, with the ratio."""
+    baseline: Any = None
+    if (RAMPART_DIR / "config.json").is_file():
+        from _rampart_baseline import Recogniser as Rampart
+
+        baseline = Rampart(RAMPART_DIR, threads=threads)
+    print(f"NER latency on CPython (onnxruntime, {threads or 'all'} intra-op thread(s), {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}), one call:")
     for label, size, count in (("1 kB", 1024, 40), ("10 kB", 10240, 10)):
-        messages = build_messages(records, size, count, seed=7)
-        cpu = time.process_time()
-        latency = measure(lambda text, _lang: recogniser.spans(text), messages, repeats=3)
-        cpu_per_call = (time.process_time() - cpu) / (4 * len(messages))  # measure: 1 warm-up + 3 repeats
-        tokens = sum(len(recogniser.tokenizer.encode(t, add_special_tokens=False).ids) for t, _ in messages)
-        print(f"  {label:>5}: p50 {1000 * latency.p50:7.1f} ms  p95 {1000 * latency.p95:7.1f} ms  "
-              f"CPU {1000 * cpu_per_call:7.1f} ms per call  ({tokens // len(messages)} tokens per message)")
-
-
-def ner_tables(recogniser: Recogniser) -> dict[str, frozenset[str]]:
-    """Prints the with/without tables per set, the threshold sweep and the trials; returns the decision."""
-    sets = {name: records_of(name) for name in ("corpus", "heldout")}
+        p50, p95, cpu = _latency(tagger.spans, records, size, count)
+        words = sum(len(features.words(t)) for t, _ in build_messages(records, size, count, seed=7)) // count
+        line = f"  {label:>5}: models/ner p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  CPU {cpu:7.1f} ms  ({words} words)"
+        if baseline is not None:
+            r50, r95, rcpu = _latency(baseline.spans, records, size, count)
+            line += f" | rampart p50 {r50:7.1f} ms  p95 {r95:7.1f} ms  CPU {rcpu:7.1f} ms | ratio p50 {r50 / p50:5.1f}x"
+        print(line)
+    if baseline is None:
+        print(f"  (no Rampart files in {RAMPART_DIR}: no ratio)")
+    feats = [features.featurise(t) for t, _ in build_messages(records, 1024, 40, seed=7)]
     started = time.perf_counter()
-    raw = {name: raw_spans(records, recogniser) for name, records in sets.items()}
+    for _ in range(3):
+        for text, _ in build_messages(records, 1024, 40, seed=7):
+            features.featurise(text)
+    share = (time.perf_counter() - started) / (3 * len(feats)) * 1000
+    print(f"  of which featurisation (pure Python, 1 kB, warm caches): {share:.1f} ms per call")
+
+
+SETS = ("corpus", "dev", "heldout")
+DECIDING = ("corpus", "dev")  # thresholds and KEPT_KINDS are decided on these (never on tests/data/unseen)
+KINDS = ("person", "org", "location")
+
+
+def ner_tables(tagger: Tagger) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
+    """Prints the with/without tables per set, the per-kind threshold sweep and the trials; returns the
+    decision (kept kinds per language, and the best threshold per kind)."""
+    sets = {name: records_of(name) for name in SETS}
+    sets = {name: records for name, records in sets.items() if records}
+    started = time.perf_counter()
+    raw = {name: raw_spans(records, tagger) for name, records in sets.items()}
     count = sum(len(r) for r in sets.values())
     print(f"\nmodel over {count} messages in {time.perf_counter() - started:.1f} s")
     for name, records in sets.items():
@@ -83,34 +120,39 @@ def ner_tables(recogniser: Recogniser) -> dict[str, frozenset[str]]:
         print("leaks left with the kept model spans:",
               [(leak.record_id, leak.value) for leak in outcomes["+model kept"].score.leaks] or "none")
 
-    pooled = [r for records in sets.values() for r in records]
-    pooled_raw = {k: v for spans in raw.values() for k, v in spans.items()}
+    pooled = [r for name in DECIDING if name in sets for r in sets[name]]
+    pooled_raw = {k: v for name in DECIDING if name in raw for k, v in raw[name].items()}
     baseline = run_engine(pooled)
-    print("\n=== threshold sweep, person spans only, corpus + held-out: per language (leaks whole,+part; "
-          "over clean changed,on-no-label) ===")
     langs = [*sorted({r.lang for r in pooled}), ALL_LANGS]
-    print("rules only ", "  ".join(f"{lang} {baseline.leaks(lang)} {baseline.over(lang)}" for lang in langs))
-    for threshold in THRESHOLDS:
-        outcome = run_engine(pooled, with_kinds(pooled_raw, frozenset({"person"}), threshold))
-        cells = (f"{lang} {outcome.leaks(lang)} {outcome.over(lang)}" for lang in langs)
-        print(f"at {threshold:<5}   ", "  ".join(cells))
+    best: dict[str, float] = {}
+    for kind in KINDS:
+        print(f"\n=== threshold sweep, {kind} spans only, {' + '.join(DECIDING)}: per language (leaks whole,+part; "
+              "over clean changed,on-no-label) ===")
+        print("rules only ", "  ".join(f"{lang} {baseline.leaks(lang)} {baseline.over(lang)}" for lang in langs))
+        ranked = []
+        for threshold in THRESHOLDS:
+            outcome = run_engine(pooled, with_kinds(pooled_raw, frozenset({kind}), threshold))
+            cells = (f"{lang} {outcome.leaks(lang)} {outcome.over(lang)}" for lang in langs)
+            print(f"at {threshold:<5}   ", "  ".join(cells))
+            leaks, over = outcome.leaks(ALL_LANGS), outcome.over(ALL_LANGS)
+            ranked.append((leaks[1] + over[1], leaks[1], threshold))
+        best[kind] = min(ranked)[2]
+        print(f"fewest leaked values + replacements on no label: at {best[kind]}")
 
-    print(f"\n=== one model kind at a time, corpus + held-out, threshold {ner_merge.SCORE_THRESHOLD} ===")
-    found = trials(pooled, pooled_raw, ner_merge.SCORE_THRESHOLD, baseline)
+    print(f"\n=== one model kind at a time, {' + '.join(DECIDING)}, thresholds {ner_merge.SCORE_THRESHOLDS} ===")
+    found = trials(pooled, pooled_raw, None, baseline)
     print(format_trials(found))
-    return decision(found)
+    return decision(found), best
 
 
 def ner_main(model_dir: Path, threads: int | None = None) -> int:
-    if not (model_dir / "config.json").is_file():
-        print(f"no model in {model_dir}: run `python models/build.py rampart` first", file=sys.stderr)
-        return 2
-    recogniser = Recogniser(model_dir, threads=threads)
-    ner_latency(recogniser, records_of("corpus"))
-    decided = ner_tables(recogniser)
+    tagger = Tagger(model_dir, threads=threads)
+    ner_latency(tagger, records_of("corpus"), threads)
+    decided, best = ner_tables(tagger)
     shipped = {lang: ner_merge.KEPT_KINDS.get(lang, frozenset()) for lang in decided}
     print("\ndecision (kept model kinds per language):",
           {lang: sorted(kinds) for lang, kinds in decided.items()})
+    print("best threshold per kind:", best, "shipped:", ner_merge.SCORE_THRESHOLDS)
     same = decided == shipped
     print("ner_merge.KEPT_KINDS " + ("matches it" if same else f"DIFFERS: {shipped}"))
     return 0 if same else 1
@@ -259,15 +301,25 @@ def knn_main(queries: int, full_cards: int) -> int:
 
 
 def browser_ner_latency(records: list[Record]) -> None:
+    """ml-worker's `tag` (onnxruntime-web, the arrays made here by the same featuriser) per 1 kB message; the
+    featurisation and decoding run in Pyodide in the app (pure Python: about the CPython figure times Pyodide's
+    slowdown), printed apart."""
+    from openmasq.ner import decode
+
     messages = build_messages(records, 1024, 40, seed=7)
     with browser_page() as page:
         ml = ml_worker(page)
-        ml.load("rampart")
-        ml.ner(messages[0][0])  # warm-up
-        times = [float(ml.call({"type": "ner", "text": text})["ms"]) for text, _ in messages]
-    print(f"NER latency in ml-worker (transformers.js + onnxruntime-web wasm, 1 thread, Chromium), 1 kB, "
-          f"{len(messages)} messages: p50 {percentile(times, 0.5):.1f} ms, p95 {percentile(times, 0.95):.1f} ms "
-          f"(port round trip included)")
+        ml.load("ner")
+        feats = [features.featurise(text) for text, _ in messages]
+        ml.tag(feats[0])  # warm-up
+        times = []
+        for (text, _), f in zip(messages, feats, strict=True):
+            answer = ml.ok({"type": "tag", "ids": list(f.ids), "flags": list(f.flags),
+                            "windows": f.windows, "length": f.length})
+            times.append(float(answer["ms"]))
+            decode.spans(text, f, answer["scores"])
+    print(f"NER in ml-worker (onnxruntime-web wasm, 1 thread, Chromium), 1 kB, {len(messages)} messages: "
+          f"tag p50 {percentile(times, 0.5):.1f} ms, p95 {percentile(times, 0.95):.1f} ms (port round trip included)")
 
 
 def calibrate_main() -> int:
@@ -302,8 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="part", required=True)
     ner = sub.add_parser("ner", help="NER latency and the leak tables with and without the model")
-    ner.add_argument("--model-dir", type=Path, default=None, help="default: $OPENMASQ_CACHE/models/rampart")
-    ner.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: all cores)")
+    ner.add_argument("--model-dir", type=Path, default=None, help="default: $OPENMASQ_NER_MODEL or models/ner")
+    ner.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads (default: 1)")
     ner.add_argument("--browser", action="store_true", help="also time ml-worker in Chromium")
     embed = sub.add_parser("embed", help="embeddings per second, CPython and ml-worker, batch 1 and 16")
     embed.add_argument("--rounds", type=int, default=1)

@@ -47,6 +47,7 @@ async (message) => {
     for (let i = 0; i < answer.count; i++) rows.push(Array.from(answer.vectors.subarray(i * dim, (i + 1) * dim)));
     answer.vectors = rows;
   }
+  if (answer.scores) answer.scores = Array.from(answer.scores);
   return answer;
 }
 """
@@ -92,9 +93,12 @@ class MlWorker:
         vectors: list[list[float]] = self.ok({"type": "embed", "texts": texts, "kind": kind})["vectors"]
         return vectors
 
-    def ner(self, text: str) -> list[dict[str, Any]]:
-        spans: list[dict[str, Any]] = self.ok({"type": "ner", "text": text})["spans"]
-        return spans
+    def tag(self, feats: Any) -> list[float]:
+        """The NER network's scores in the worker for arrays of openmasq.ner.features.featurise."""
+        answer = self.ok({"type": "tag", "ids": list(feats.ids), "flags": list(feats.flags),
+                          "windows": feats.windows, "length": feats.length})
+        scores: list[float] = answer["scores"]
+        return scores
 
     def time_embed(self, texts: list[str], batch: int, rounds: int = 1) -> list[tuple[float, int]]:
         """(milliseconds, texts) of each embed call, timed inside the page."""

@@ -36,7 +36,7 @@ def test_a_name_only_the_model_finds_is_redacted_before_the_send(
     assert marks == {"marie dupont": "person"}
     urls = recorder.urls()
     assert any(url.endswith("/worker/ml-worker.js") for url in urls)
-    assert any("/models/rampart/onnx/model_q4.onnx" in url for url in urls)
+    assert any("/models/ner/model.onnx" in url for url in urls)
     assert "marie dupont" not in provider.wire_text().lower()
 
 

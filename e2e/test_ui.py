@@ -136,7 +136,7 @@ def test_every_main_screen_fits_and_is_captured(
     page.keyboard.press("Escape")
     screen(page, shoot, "settings", f"settings-{size}")
     screen(page, shoot, "about", f"about-{size}")
-    assert "Rampart NER model by Arcjet, CC-BY-4.0" in page.inner_text(".about")
+    assert "OpenMasq NER model, trained by the project" in page.inner_text(".about")
     assert page.ui_errors == []
 
 

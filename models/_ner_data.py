@@ -360,6 +360,11 @@ Je cherche un plombier vers {C} ({R}), {O} m'a été conseillé par {F}.
 J'utilise {B} pour envoyer les fichiers à {P}.
 Bonjour {H}, suite à notre échange, je vous confirme la livraison à {C}.
 Le stage de {F} chez {O} commence le {D} à {C}.
+Peux-tu résumer le compte rendu du {Q} ? {F} veut l'offre {Q} avant {D}.
+On passe sur {Q} pour le projet, {F} s'occupe de la migration avec {O}.
+Objet : {Q} - relance {O}|Bonjour {F},|Suite à notre appel, voici le devis.|{F} {L}
+j'ai vu {F} hier, elle bosse plus chez {O} mais chez {O} à {C}
+Rendez-vous {D} avec {H} ({O}) pour le dossier {Q}.
 """,
     "en": """Can you help me write a follow-up email to {P} at {O}? She promised the signed NDA by {D}.
 CRM note: spoke with {P} (Head of Ops, {O}) on Tuesday. Call back on {T}.
@@ -389,6 +394,11 @@ Looking for a plumber near {C}, {F} recommended {O}.
 I use {B} to send the files to {P}.
 Dear {H}, following our call, I confirm delivery to {C}.
 {F}'s internship at {O} starts on {D} in {C}.
+Can you summarise the {Q} notes? {F} wants the {Q} plan before {D}.
+We're moving to {Q} for the project, {F} handles the migration with {O}.
+Subject: {Q} - follow-up {O}|Hi {F},|As discussed, please find the quote attached.|{F} {L}
+saw {F} yesterday, she's not at {O} anymore, she joined {O} in {C}
+Meeting on {D} with {H} ({O}) about the {Q} rollout.
 """,
     "de": """Kannst du mir helfen, eine Erinnerung an {P} ({E}) zu schreiben? Sie wollte den Vertrag bis {D} schicken.
 CRM-Notiz: Telefonat mit {P}, Einkaufsleiter bei {O}. Rückruf unter {T}.
@@ -645,6 +655,8 @@ def _fill(rng: random.Random, lang: str, slot: str, test: bool) -> tuple[str, st
         return str(rng.randint(1, 9999)), None
     if slot == "J":
         return rng.choice(JOBS[lang]), None
+    if slot == "Q":
+        return rng.choice(JARGON), None
     raise KeyError(slot)
 
 
@@ -709,13 +721,59 @@ def filler(rng: random.Random, lang: str) -> Sample:
     return Sample(lang, text, [])
 
 
+# Capitalised words that name no private entity: products, tools, jargon, events, departments (all O).
+JARGON = ("Premium", "CRM", "NDA", "PDF", "Excel", "Teams", "Zoom", "RGPD", "GDPR", "Q3", "KPI", "SEO", "API",
+          "Python", "Docker", "Kubernetes", "Notion", "Slack", "Jira", "Confluence", "Black Friday", "Noël",
+          "Pâques", "Ressources Humaines", "Direction Générale", "Service Client", "Comité de Direction", "Bureau",
+          "Support", "Marketing", "Finance", "Board", "Sprint", "Release", "Beta", "Pro", "Plus", "Max", "Wi-Fi",
+          "Bluetooth", "USB-C", "Android", "iOS", "Linux", "SQL", "JSON", "Visa", "Mastercard", "Uber", "Airbnb",
+          "Weihnachten", "Ostern", "Navidad", "Natale", "Lundi", "Monday", "Montag", "Lunes", "Lunedì", "Janvier",
+          "January", "Januar", "Enero", "Gennaio", "TVA", "VAT", "MwSt", "IVA", "SAV", "DRH", "CEO", "CTO", "PDG")
+CUES = {  # words before a person, an organisation, a place
+    "fr": (("avec", "pour", "de la part de", "à", "et"), ("chez", "pour", "de", "avec"),
+           ("à", "de", "vers", "près de")),
+    "en": (("with", "for", "from", "to", "and"), ("at", "for", "from", "with"), ("in", "from", "to", "near")),
+    "de": (("mit", "für", "von", "an", "und"), ("bei", "für", "von", "mit"), ("in", "aus", "nach", "bei")),
+    "es": (("con", "para", "de parte de", "a", "y"), ("en", "para", "de", "con"), ("en", "de", "a", "cerca de")),
+    "it": (("con", "per", "da parte di", "a", "e"), ("presso", "per", "di", "con"), ("a", "da", "verso", "vicino a")),
+}
+
+
+def mixed(rng: random.Random, lang: str, test: bool) -> Sample:
+    """Everyday words with entities and jargon dropped in after cue words: context beyond the templates."""
+    words: list[str] = []
+    spans: list[tuple[int, int, str]] = []
+    text = ""
+    for _ in range(rng.randint(2, 5)):
+        words = [rng.choice(_lorem(lang)) for _ in range(rng.randint(1, 6))]
+        text += (" " if text else "") + " ".join(words)
+        r = rng.random()
+        if r < 0.25:
+            text += " " + rng.choice(JARGON)
+            continue
+        kind = rng.choice(("P", "F", "L", "O", "C", "X", "B"))
+        cue = rng.choice(CUES[lang][{"P": 0, "F": 0, "L": 0, "X": 0, "O": 1, "B": 1}.get(kind, 2)])
+        value, label = _fill(rng, lang, kind, test)
+        if label and rng.random() < 0.15:
+            value = value.lower()
+        text += f" {cue} "
+        if label:
+            spans.append((len(text), len(text) + len(value), label))
+        text += value
+    text = text[:1].upper() + text[1:] + rng.choice((".", "", " ?", "!"))
+    return Sample(lang, text, spans)
+
+
 def sample(rng: random.Random, lang: str, test: bool) -> Sample:
     """One text of one to three segments (chat, structured or negative), joined by spaces or line breaks."""
     segments: list[Sample] = []
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
         r = rng.random()
-        if r < 0.1:
+        if r < 0.08:
             segments.append(filler(rng, lang))
+            continue
+        if r < 0.2:
+            segments.append(mixed(rng, lang, test))
             continue
         if r < 0.55:
             template = rng.choice(_templates(lang, "chat"))

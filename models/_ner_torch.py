@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from pathlib import Path
@@ -134,6 +133,22 @@ def evaluate(model: Tagger, data: dict[str, np.ndarray]) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": 2 * p * r / max(1e-9, p + r)}
 
 
+def export(model: Tagger, out: Path, flag_count: int) -> None:
+    """The inference graph to out/model.onnx (int8 embeddings), and its scores on a fixed input."""
+    model.eval()
+    out.mkdir(parents=True, exist_ok=True)
+    exported = Exported(model).eval()
+    ids = torch.ones((2, 11, 6), dtype=torch.int64)
+    flags = torch.zeros((2, 11, flag_count), dtype=torch.int64)
+    torch.onnx.export(exported, (ids, flags), str(out / "model.onnx"), input_names=["ids", "flags"],
+                      output_names=["scores"], opset_version=17, dynamo=False,
+                      dynamic_axes={"ids": {0: "windows", 1: "words"}, "flags": {0: "windows", 1: "words"},
+                                    "scores": {0: "windows", 1: "words"}})
+    with torch.no_grad():
+        np.save(out / "reference.npy", exported(ids, flags).numpy())
+    model.train()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("data", type=Path)
@@ -182,29 +197,16 @@ def main() -> None:
         history.append({"epoch": epoch, "steps": steps, "minutes": round((time.perf_counter() - started) / 60, 2),
                         **{k: round(v, 4) for k, v in score.items()}})
         print("dev", history[-1], flush=True)
-        if score["f1"] > best:
+        if score["f1"] >= best:  # on a tie the later epoch (more training) wins
             best = score["f1"]
             best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            export(model, args.out, meta["flag_count"])  # after every better epoch: a run cut short keeps it
+        (args.out / "history.json").write_text(json.dumps({"history": history, "best_f1": best,
+                                                           "seconds": round(time.perf_counter() - started, 1),
+                                                           "torch": torch.__version__}, indent=1))
     assert best_state is not None
-    model.load_state_dict(best_state)
-    model.eval()
-    args.out.mkdir(parents=True, exist_ok=True)
-    exported = Exported(model).eval()
-    ids = torch.ones((2, 11, 6), dtype=torch.int64)
-    flags = torch.zeros((2, 11, meta["flag_count"]), dtype=torch.int64)
-    torch.onnx.export(exported, (ids, flags), str(args.out / "model.onnx"), input_names=["ids", "flags"],
-                      output_names=["scores"], opset_version=17, dynamo=False,
-                      dynamic_axes={"ids": {0: "windows", 1: "words"}, "flags": {0: "windows", 1: "words"},
-                                    "scores": {0: "windows", 1: "words"}})
-    with torch.no_grad():
-        reference = exported(ids, flags).numpy()
-    np.save(args.out / "reference.npy", reference)
-    (args.out / "history.json").write_text(json.dumps({"history": history, "best_f1": best,
-                                                       "seconds": round(time.perf_counter() - started, 1),
-                                                       "torch": torch.__version__}, indent=1))
     print("exported", args.out / "model.onnx", flush=True)
 
 
 if __name__ == "__main__":
-    math.isfinite(0.0)
     main()

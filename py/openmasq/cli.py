@@ -52,9 +52,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="load and save the conversation's vault (successive calls form one conversation)")
     redact.add_argument("--json", action="store_true", help="print {text, vault, spans} as JSON")
     redact.add_argument("--ner", action="store_true",
-                        help="also use the on-device NER model (models extra; python models/build.py rampart)")
+                        help="also use the on-device NER model (models extra; the repo's models/ner/)")
     redact.add_argument("--ner-model", type=Path, default=None, metavar="DIR",
-                        help="NER model folder (default $OPENMASQ_CACHE/models/rampart)")
+                        help="NER model folder (default $OPENMASQ_NER_MODEL, else the repo's models/ner)")
     redact.set_defaults(run=_run_redact)
 
     rest = commands.add_parser("restore", help="restore real values in stdin using a vault")
@@ -138,12 +138,12 @@ def _save_vault(path: Path, vault: Vault) -> None:
 def _ner_spans(text: str, args: argparse.Namespace) -> tuple[Span, ...]:
     """The model's spans, kept where the measurement kept them (openmasq.redact.ner_merge)."""
     try:
-        from .ner import Recogniser, default_model_dir, ner_spans
+        from .ner.runtime import ModelLoadError, Tagger, ner_spans
     except ImportError as error:
         raise CliError(f"--ner needs the models extra (pip install 'openmasq[models]'): {error}") from None
     try:
-        return ner_spans(text, Recogniser(args.ner_model or default_model_dir()), args.lang)
-    except FileNotFoundError as error:  # the model was never built
+        return ner_spans(text, Tagger(args.ner_model), args.lang)
+    except (FileNotFoundError, ModelLoadError) as error:  # no model, or one that cannot be used
         raise CliError(str(error)) from None
 
 

@@ -1,6 +1,7 @@
 """The App's hooks for the on-device models (worker/embeddings.py) with the real CPython models standing in for
-ml-worker: the model's spans join the typed text's redaction (names the rules miss stop leaking), a missing or
-failing model leaves the rules alone and says so, and the embedding index follows the memory."""
+ml-worker: the model's spans join the typed text's redaction (names the rules miss stop leaking), a failing model
+stops the send (fail closed: nothing sent, the page told why), no ml-worker at all (a CPython shell) leaves the
+rules alone and says so, and the embedding index follows the memory."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from openmasq.memory.model import Card, Sentence
 from openmasq.memory.semantic import dot
 from openmasq.redact.spans import Span
 from openmasq.testing.upstream import openai_stream
-from openmasq.worker import Chunk, End, Head
+from openmasq.worker import AppError, Chunk, End, Head
 from openmasq.worker import records as rec
 from openmasq.worker.embeddings import MlState, neighbours_of
 from openmasq.worker.memory_api import memory_api
 
 embed = pytest.importorskip("openmasq.embed")
-ner = pytest.importorskip("openmasq.ner")
+ner = pytest.importorskip("openmasq.ner.runtime")
 
 LOWERCASE = "hier j'ai parlé avec marie dupont de la réunion de jeudi"  # the rules miss lowercase names
 
@@ -30,9 +31,9 @@ class CPythonModels:
 
     def __init__(self) -> None:
         try:
-            self.recogniser = ner.Recogniser(ner.default_model_dir())
+            self.recogniser = ner.Tagger()
             self.embedder = embed.Embedder()
-        except (ner.ModelNotBuilt, embed.ModelNotBuilt) as missing:
+        except (ner.ModelNotFound, embed.ModelNotBuilt) as missing:
             pytest.skip(str(missing))
         self.vectors: dict[str, tuple[str, list[float]]] = {}
         self.embedded: list[str] = []
@@ -97,8 +98,22 @@ def test_model_spans_redact_a_name_the_rules_miss() -> None:
     run_with("cpython", body)
 
 
-@pytest.mark.parametrize("models", ["broken", "none"])
-def test_without_a_working_model_the_send_goes_on_with_the_rules_and_says_so(models: str) -> None:
+def test_a_failing_model_stops_the_send_and_nothing_leaves() -> None:
+    async def body(r: Rig) -> None:
+        conv = await r.app.create_conversation({})
+        r.egress.then(echo("Reçu : "))
+        with pytest.raises(AppError) as refused:
+            await r.app.send(conv["id"], LOWERCASE + " (claire.vasseur@example.fr)", r.on_event)
+        assert refused.value.name == "NerUnavailable"
+        assert "Nothing was sent" in refused.value.message and "the model file is corrupt" in refused.value.message
+        assert r.egress.wire() == ""  # fail closed: not even the rules' version went
+        [notice] = notices(r)
+        assert notice["ner"].startswith("unavailable")
+
+    run_with("broken", body)
+
+
+def test_without_any_ml_worker_the_send_goes_on_with_the_rules_and_says_so() -> None:
     async def body(r: Rig) -> None:
         conv = await r.app.create_conversation({})
         r.egress.then(echo("Reçu : "))
@@ -106,11 +121,10 @@ def test_without_a_working_model_the_send_goes_on_with_the_rules_and_says_so(mod
         assert result["status"] == "done"
         wire = r.egress.wire()
         assert "claire.vasseur@example.fr" not in wire  # the rules still ran
-        assert "marie dupont" in wire.lower()  # what only the model finds is not found
         [notice] = notices(r)
-        assert notice["ner"].startswith("unavailable")
+        assert notice["ner"] == "unavailable: no ml-worker"
 
-    run_with(models, body)
+    run_with("none", body)
 
 
 def test_the_index_follows_memory_changes_and_forgets_deleted_cards() -> None:

@@ -34,9 +34,8 @@ export const MODELS = [
     use: { fr: "Plongements sémantiques de la mémoire", en: "Semantic embeddings for memory" },
   },
   {
-    name: "Rampart NER", by: "Arcjet", licence: "CC-BY-4.0",
-    attribution: "Rampart NER model by Arcjet, CC-BY-4.0",
-    link: "https://creativecommons.org/licenses/by/4.0/",
-    use: { fr: "Détection des noms et adresses", en: "Detection of names and addresses" },
+    name: "OpenMasq NER", by: "OpenMasq", licence: "MIT",
+    attribution: "OpenMasq NER model, trained by the project on generated data (names from Faker, places from GeoNames CC-BY-4.0)",
+    use: { fr: "Détection des noms, organisations et lieux", en: "Detection of names, organisations and places" },
   },
 ];

@@ -66,9 +66,17 @@ export class MlClient {
     return { dim: answer.dim, count: answer.count, vectors: answer.vectors };
   }
 
-  async ner(text) {
-    return (await this.request({ type: "ner", text })).spans;
+  /** The NER network's scores for the arrays openmasq.ner.features made (Float32Array, windows x length x labels). */
+  async tag(ids, flags, windows, length) {
+    const answer = await this.request({ type: "tag", ids, flags, windows, length });
+    return answer.scores;
   }
+}
+
+/** A fresh, aligned copy of bytes given by Pyodide (a Uint8Array or a PyProxy of bytes). */
+function bytesOf(value) {
+  const bytes = value instanceof Uint8Array ? value : value.toJs();
+  return Uint8Array.from(bytes);
 }
 
 function mlError(kind, message) {
@@ -336,7 +344,12 @@ export function pythonModule(ml, records, currentAccount) {
   };
   return {
     connected: () => ml.connected,
-    ner: async (text) => JSON.stringify(await ml.ner(String(text))),
+    // ids and flags arrive as the bytes of Python int32 / int8 arrays; the scores go back as a Float32Array.
+    tag: async (idsBytes, flagsBytes, windows, length) => {
+      const ids = new Int32Array(bytesOf(idsBytes).buffer);
+      const flags = new Int8Array(bytesOf(flagsBytes).buffer);
+      return ml.tag(ids, flags, Number(windows), Number(length));
+    },
     indexSync: async (cardsJson, rebuild = false) => {
       const target = indexFor();
       const cards = JSON.parse(cardsJson);

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from openmasq.redact import RedactionError, RedactOptions, Vault, pseudonymise
 from openmasq.redact.evaluate import KindScore, Record, Score, score
-from openmasq.redact.ner_merge import LABEL_KINDS, SCORE_THRESHOLD, engine_spans, model_spans
+from openmasq.redact.ner_merge import LABEL_KINDS, engine_spans, model_spans
 from openmasq.redact.spans import Span
 
-from .recogniser import Recogniser
+
+class Recogniser(Protocol):
+    """Anything that gives a text's raw model spans (ner.runtime.Tagger)."""
+
+    def spans(self, text: str) -> list[Span]: ...
+
 
 KEY = bytes(range(32))  # a fixed vault key: the same fakes on every run
 MODEL_KINDS = tuple(sorted(set(LABEL_KINDS.values())))
@@ -93,8 +98,9 @@ def run_engine(records: list[Record], spans_for: SpansFor | None = None) -> Outc
 
 
 def with_kinds(raw: Mapping[str, list[Span]], kinds: frozenset[str] | None = None,
-               threshold: float = SCORE_THRESHOLD) -> SpansFor:
-    """Outside spans: the model's engine spans of `kinds` (all when None) above `threshold`."""
+               threshold: float | None = None) -> SpansFor:
+    """Outside spans: the model's engine spans of `kinds` (all when None) above `threshold` (None: each kind's
+    own, ner_merge.SCORE_THRESHOLDS)."""
     def spans_for(record: Record) -> tuple[Span, ...]:
         spans = engine_spans(record.text, raw[record.id], threshold)
         return tuple(s for s in spans if kinds is None or s.kind in kinds)
@@ -135,7 +141,7 @@ def helps(leaks_before: tuple[int, int], leaks_after: tuple[int, int],
     return no_worse and lower and no_more_over
 
 
-def trials(records: list[Record], raw: Mapping[str, list[Span]], threshold: float = SCORE_THRESHOLD,
+def trials(records: list[Record], raw: Mapping[str, list[Span]], threshold: float | None = None,
            baseline: Outcome | None = None) -> list[Trial]:
     """One trial per (language, model kind): the engine given only that kind's model spans."""
     baseline = baseline or run_engine(records)

@@ -42,6 +42,9 @@ VENDOR_FILES: dict[str, str] = {
     # fastest single-threaded option measured (docs toolchain.md).
     "onnxruntime-web/dist/ort-wasm-simd-threaded.mjs": "vendor/transformers/ort-wasm-simd-threaded.mjs",
     "onnxruntime-web/dist/ort-wasm-simd-threaded.wasm": "vendor/transformers/ort-wasm-simd-threaded.wasm",
+    # The same ORT's own API (InferenceSession, Tensor) for the NER model, which is no transformers.js model: it
+    # runs on the integer arrays openmasq.ner.features makes, with the wasm pair above.
+    "onnxruntime-web/dist/ort.wasm.min.mjs": "vendor/transformers/ort.wasm.min.mjs",
     "d3-dispatch/dist/d3-dispatch.mjs": "vendor/d3/d3-dispatch.mjs",
     "d3-quadtree/dist/d3-quadtree.mjs": "vendor/d3/d3-quadtree.mjs",
     "d3-timer/dist/d3-timer.mjs": "vendor/d3/d3-timer.mjs",
@@ -179,6 +182,17 @@ def model_entries(models_dir: Path) -> dict[str, Entry]:
     """$OPENMASQ_CACHE/models/<name>/** -> models/<name>/** (what the model recipes built, if any)."""
     return {f"models/{path.relative_to(models_dir).as_posix()}": Entry(source=path)
             for path in tree_files(models_dir) if len(path.relative_to(models_dir).parts) > 1}
+
+
+# The trained NER model, committed in the repo (models/ner_train.py makes it): shipped as it is, never rebuilt.
+REPO_MODELS = ("ner",)
+REPO_MODEL_FILES = ("model.onnx", "config.json")
+
+
+def repo_model_entries(repo: Path) -> dict[str, Entry]:
+    """models/<name>/{model.onnx,config.json} of the repo -> models/<name>/ in the site."""
+    return {f"models/{name}/{file}": Entry(source=repo / "models" / name / file)
+            for name in REPO_MODELS for file in REPO_MODEL_FILES if (repo / "models" / name / file).is_file()}
 
 
 def deterministic_zip(files: Iterable[tuple[str, Path]]) -> bytes:
@@ -343,6 +357,7 @@ def plan(options: BuildOptions) -> dict[str, Entry]:
     entries.update(vendor_entries(node_modules, options.with_tests))
     entries.update(pyodide_entries(repo, options.with_tests))
     entries.update(model_entries(options.models_dir or assets.cache_dir() / "models"))
+    entries.update(repo_model_entries(repo))
     if options.with_tests:
         entries.update(test_entries(repo, node_modules))
     entries.update(web_entries(repo / "web", options.fallback_web))  # the app's own files win

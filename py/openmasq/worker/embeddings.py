@@ -4,12 +4,14 @@ memory change, and the neighbours and search top-up the semantic tier (memory/se
 
 The models and the index run in JavaScript (ml-worker.js, embed-index.js); in Pyodide they arrive as the JS
 module `openmasq_ml`. Anywhere else (host tests, CPython) `Models` is any object with the same coroutines.
-NER only adds to the rules: when the model is missing or fails, the send goes on with the rules alone and the
-reason is kept in `MlState.ner_status` (and sent to the page as a notice)."""
+NER runs here in two halves: the text is featurised and the scores decoded in Python (openmasq.ner.features,
+decode: the code CPython runs too), only the network runs in ml-worker.js. When the model fails to load or
+crashes, the send FAILS CLOSED: nothing is sent, and the page is told why (`NerUnavailable`)."""
 
 from __future__ import annotations
 
 import json
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,6 +19,7 @@ from ..memory.cluster import Edge, card_embed_text
 from ..memory.dedupe import is_blank
 from ..memory.model import MemoryStore
 from ..memory.semantic import Neighbour, similarity_edges
+from ..ner import decode, features
 from ..redact.ner_merge import model_spans
 from ..redact.spans import Span
 
@@ -58,9 +61,17 @@ class JsModels:
         self.js = js
 
     async def ner(self, text: str) -> list[Span]:
-        raw = json.loads(str(await self.js.ner(text)))
-        return [Span(int(s["start"]), int(s["end"]), str(s["value"]), str(s["kind"]), "ner", float(s["score"]))
-                for s in raw]
+        feats = features.featurise(text)
+        if not feats.offsets:
+            return []
+        from pyodide.ffi import to_js  # type: ignore[import-not-found]  # only in Pyodide, like openmasq_ml
+
+        ids = to_js(array("i", feats.ids).tobytes())
+        flags = to_js(array("b", feats.flags).tobytes())
+        result = await self.js.tag(ids, flags, feats.windows, feats.length)
+        scores = array("f")
+        scores.frombytes(bytes(result.to_bytes()))
+        return decode.spans(text, feats, scores)
 
     async def index_sync(self, cards: list[tuple[str, str]], rebuild: bool = False) -> dict[str, Any]:
         payload = json.dumps([{"id": cid, "text": text} for cid, text in cards], ensure_ascii=False)
@@ -83,18 +94,25 @@ def js_models() -> Models | None:
 # --- NER before a send -------------------------------------------------------------------------------
 
 
+class NerUnavailable(Exception):
+    """The NER model could not run on a text about to be sent: the send must not go (fail closed)."""
+
+
 async def text_spans(models: Models | None, state: MlState, text: str, lang: str) -> tuple[Span, ...]:
-    """The model's spans for the user's text, as the engine takes them (kinds kept for `lang`); none when the
-    model is not there or fails: the rules still redact, and `state.ner_status` says why."""
+    """The model's spans for the user's text, as the engine takes them (kinds kept for `lang`).
+
+    Raises NerUnavailable when the model fails to load or to run: the rules alone leak more names and places
+    than the rules with the model (models/ner/TRAINING.md), so the send stops rather than quietly going out
+    with less. Without any ml-worker at all (CPython shells and host tests: no browser), the rules decide."""
     if models is None:
         state.ner_status, state.ner_spans = "unavailable: no ml-worker", 0
         return ()
     try:
         raw = await models.ner(text)
         spans = tuple(model_spans(text, raw, lang))
-    except Exception as error:  # the model only adds: any failure leaves the rules alone
+    except Exception as error:
         state.ner_status, state.ner_spans = f"unavailable: {type(error).__name__}: {error}", 0
-        return ()
+        raise NerUnavailable(f"{type(error).__name__}: {error}") from error
     state.ner_status, state.ner_spans = "ok", len(spans)
     return spans
 
@@ -199,10 +217,18 @@ def index_edges(app: Any) -> list[Edge] | None:
 
 
 async def prepare_send(app: Any, inp: Any, text: str) -> None:
-    """Before a send: the model's spans of the typed text (rules only when it cannot answer, and the page is
-    told), and whether memory_search may ask the embedding index (FindNeighbours steps)."""
+    """Before a send: the model's spans of the typed text, and whether memory_search may ask the embedding index
+    (FindNeighbours steps). When the model cannot answer, the send stops here with an AppError the page shows
+    (nothing has left the device)."""
+    from .app import AppError
+
     state: MlState = app.ml_state
-    inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
+    try:
+        inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
+    except NerUnavailable as error:
+        app.host.notify({"type": "ml", **state.view()})
+        raise AppError("NerUnavailable", "Nothing was sent: the on-device name detector (NER model) could not "
+                       f"run, and the message is not sent with the rules alone ({error}).") from error
     if state.ner_status != "ok":
         app.host.notify({"type": "ml", **state.view()})
     inp.semantic = app.models is not None and bool(neighbours_of(app))
