@@ -327,3 +327,15 @@ HOSTILE_ORGS = {
 @pytest.mark.parametrize("hostile", list(HOSTILE_ORGS.values()), ids=list(HOSTILE_ORGS))
 def test_hostile_input_is_scanned_in_linear_time(hostile: str) -> None:
     assert_linear(detect_orgs, hostile)
+
+
+@pytest.mark.parametrize("text, firm", [
+    ("Baird, Lowe and Finch LLP sent the contract", "Baird, Lowe and Finch LLP"),
+    ("Please email Ortiz, Kaplan, Weiss & Brandt LLP today", "Ortiz, Kaplan, Weiss & Brandt LLP"),
+])
+def test_a_firm_named_after_its_partners_takes_every_partner_listed(text: str, firm: str) -> None:
+    assert firm in [span.value for span in detect_orgs(text)]
+
+
+def test_a_list_of_everyday_words_before_a_firm_is_not_taken_into_it() -> None:
+    assert "Smith & Sons Ltd" in [span.value for span in detect_orgs("I like apples, pears and Smith & Sons Ltd")]

@@ -835,4 +835,24 @@ def detect_orgs(text: str) -> list[Span]:
     found = _legal_form_spans(words)
     found += _cue_spans(words) + _descriptor_spans(words) + _ampersand_spans(words) + _weak_cue_spans(words)
     found += _echo_spans(view.text, found) + _domain_name_spans(view.text)
+    found = [_with_listed_partners(view.text, f) for f in found]
     return [view.span(f.start, f.end, "org", f.source, f.score) for f in _without_overlaps(found)]
+
+
+# "Baird, Lowe and Finch LLP": a firm named after its partners lists them, comma-separated, before the last
+# "and"; the name found from its legal form starts at the last two.
+_PARTNERS_NAME = deferred(r"[A-Z][^\W\d_]+(?:[-'’][^\W\d_]+)? (?:and|&|et|und|y|e) [A-Z]")
+_PARTNER_BEFORE = deferred(r"([A-Z][^\W\d_]+(?:[-'’][^\W\d_]+)?), $")
+
+
+def _with_listed_partners(text: str, found: _Found) -> _Found:
+    """`found` grown left over the partners listed before it, when it is a firm named after two of them."""
+    if not _PARTNERS_NAME.match(text, found.start):
+        return found
+    start = found.start
+    for _ in range(4):
+        before = _PARTNER_BEFORE.search(text[max(0, start - 40) : start])
+        if before is None or lexicon.is_stopword(before.group(1)) or lexicon.is_common_word(before.group(1)):
+            break
+        start -= len(before.group())
+    return found._replace(start=start)
