@@ -14,7 +14,7 @@ from typing import Any
 from .redact import Forced, RedactOptions, Vault, VaultError, pseudonymise, restore
 from .redact.kinds import LEVELS
 from .redact.options import LANGS
-from .redact.spans import Span
+from .redact.pseudonymise import SpanSource
 from .site.commands import add_site_commands
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -38,10 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="openmasq", description=__doc__)
+    parser = argparse.ArgumentParser(prog="openmasq", description=__doc__, allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    redact = commands.add_parser("redact", help="pseudonymise stdin and print the text the model may see")
+    redact = commands.add_parser("redact", allow_abbrev=False,
+                                 help="pseudonymise stdin and print the text the model may see")
     redact.add_argument("--mode", choices=("fake", "token"), default=None,
                         help="believable fakes (default) or [PERSON1]-style tokens; pinned in the vault")
     redact.add_argument("--level", choices=LEVELS, default="renforce", help="protection level (default renforce)")
@@ -51,10 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     redact.add_argument("--vault", type=Path, metavar="FILE",
                         help="load and save the conversation's vault (successive calls form one conversation)")
     redact.add_argument("--json", action="store_true", help="print {text, vault, spans} as JSON")
-    redact.add_argument("--ner", action="store_true",
-                        help="also use the on-device NER model (models extra; the repo's models/ner/)")
-    redact.add_argument("--ner-model", type=Path, default=None, metavar="DIR",
-                        help="NER model folder (default $OPENMASQ_NER_MODEL, else the repo's models/ner)")
+    _model_arguments(redact)
     redact.set_defaults(run=_run_redact)
 
     rest = commands.add_parser("restore", help="restore real values in stdin using a vault")
@@ -62,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     rest.set_defaults(run=_run_restore)
 
     proxy = commands.add_parser(
-        "proxy", help="run the local redacting proxy (OpenAI- and Anthropic-compatible)",
+        "proxy", allow_abbrev=False, help="run the local redacting proxy (OpenAI- and Anthropic-compatible)",
         description="Serve /v1/chat/completions, /v1/messages and /v1/models on localhost: every text a client "
                     "sends is redacted before it reaches UPSTREAM, and the answers are restored. One vault per "
                     "X-OpenMasq-Session header (evicted after 1 h idle), otherwise one per request.")
@@ -78,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--detect-workers", type=_non_negative, default=None, metavar="N",
                        help="helper processes detecting names beside each request, on spare cores (default: one "
                             "per core beyond the first, at most 2; 0: none)")
+    _model_arguments(proxy)
     proxy.set_defaults(run=_run_proxy)
 
     embed = commands.add_parser(
@@ -91,6 +90,35 @@ def _parser() -> argparse.ArgumentParser:
 
     add_site_commands(commands, CliError)  # build, serve: the PWA (openmasq.site)
     return parser
+
+
+def _model_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--rules-only", action="store_true",
+                         help="run without the on-device NER model (rules and word lists only: about twice as many "
+                              "persons leak); without it, a missing model is an error")
+    command.add_argument("--ner-model", type=Path, default=None, metavar="DIR",
+                         help="NER model folder (default $OPENMASQ_NER_MODEL, else the repo's models/ner)")
+
+
+def _load_model(args: argparse.Namespace) -> tuple[SpanSource | None, str]:
+    """The NER model's span source and its name for the logs, or (None, "rules only") with --rules-only.
+    A model that is missing or cannot load is an error that says what to do: nothing runs on the rules alone
+    unless asked."""
+    if args.rules_only:
+        return None, "rules only"
+    hint = "pass --rules-only to run on the rules alone"
+    try:
+        from .ner.runtime import ModelLoadError, Tagger, default_model_dir, ner_spans
+    except ImportError as error:
+        raise CliError(f"the NER model needs the models extra (pip install 'openmasq[models]': {error.name} is "
+                       f"missing); {hint}") from None
+    where = args.ner_model or default_model_dir()
+    try:
+        tagger = Tagger(where)
+    except (FileNotFoundError, ModelLoadError) as error:
+        raise CliError(f"{error}; {hint}") from None
+    lang = getattr(args, "lang", "auto")
+    return (lambda text: ner_spans(text, tagger, lang)), f"model in {where}"
 
 
 def _non_negative(value: str) -> int:
@@ -135,18 +163,6 @@ def _save_vault(path: Path, vault: Vault) -> None:
         raise CliError(f"cannot write vault {path}: {error}") from None
 
 
-def _ner_spans(text: str, args: argparse.Namespace) -> tuple[Span, ...]:
-    """The model's spans, kept where the measurement kept them (openmasq.redact.ner_merge)."""
-    try:
-        from .ner.runtime import ModelLoadError, Tagger, ner_spans
-    except ImportError as error:
-        raise CliError(f"--ner needs the models extra (pip install 'openmasq[models]'): {error}") from None
-    try:
-        return ner_spans(text, Tagger(args.ner_model), args.lang)
-    except (FileNotFoundError, ModelLoadError) as error:  # no model, or one that cannot be used
-        raise CliError(str(error)) from None
-
-
 def _run_redact(args: argparse.Namespace) -> int:
     text = _read_stdin()
     loaded = _load_vault(args.vault, must_exist=False)
@@ -156,10 +172,10 @@ def _run_redact(args: argparse.Namespace) -> int:
     options = RedactOptions(
         level=args.level, mode=args.mode or vault.mode or "fake", lang=args.lang,
         keep=tuple(args.keep), force=tuple(Forced(v) for v in args.force),
-        spans=_ner_spans(text, args) if args.ner else (),
     )
+    model, _ = _load_model(args)
     try:
-        result = pseudonymise(text, vault, options)
+        result = pseudonymise(text, vault, options, model=model)
     except Exception as error:  # fail closed: print nothing of the text
         raise CliError(f"redaction failed, nothing printed: {error}") from None
     if args.vault is not None:
@@ -192,8 +208,9 @@ def _run_proxy(args: argparse.Namespace) -> int:
         resolve_upstream(args.upstream)
     except ValueError as error:
         raise CliError(str(error)) from None
+    model, model_name = _load_model(args)
     config = ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode),
-                         detect_workers=args.detect_workers)
+                         detect_workers=args.detect_workers, model=model, model_name=model_name)
     serve(config, host=args.host, port=args.port)
     return 0
 

@@ -106,3 +106,32 @@ def test_with_or_without_a_detection_helper_the_model_sees_only_fakes_and_the_cl
     assert "voici le dossier de " in wire and "signera pour " in wire
     for real in ("Marie", "Dupont", "marie.dupont", "Karl Studio", "Morvan", "Verlac", "Koval"):
         assert real not in wire, f"{real!r} reached the upstream"
+
+
+@pytest.mark.parametrize("served", [[]], indirect=True)
+def test_the_proxy_runs_the_ner_model_by_default_and_a_name_only_the_model_knows_stays_home(served):
+    upstream, base_url = served
+    health = httpx.get(base_url.removesuffix("/v1") + "/health", timeout=10).json()
+    assert health["ner"].startswith("model in "), health
+    text = "hier soir j'ai dîné avec Xochitl Ngubane, elle bosse chez Quorvex maintenant"
+    reply = httpx.post(f"{base_url}/chat/completions", timeout=60, json={
+        "model": "scripted", "messages": [{"role": "user", "content": text}]}).json()
+    assert reply["choices"][0]["message"]["content"] == "Reçu : " + text
+    wire = upstream.wire_text()
+    assert "hier soir j'ai dîné avec " in wire
+    assert "Xochitl" not in wire and "Ngubane" not in wire
+
+
+def test_without_its_model_the_proxy_refuses_to_start_and_says_how_to_run_on_the_rules(tmp_path):
+    result = run_cli("proxy", "--upstream", "ollama", "--ner-model", str(tmp_path / "missing"))
+    assert result.returncode == 1
+    assert "no NER model" in result.stderr and "--rules-only" in result.stderr
+
+
+@pytest.mark.parametrize("served", [["--rules-only", "--ner-model", "/nonexistent"]], indirect=True)
+def test_with_rules_only_the_proxy_starts_without_a_model_and_still_masks(served):
+    upstream, base_url = served
+    assert httpx.get(base_url.removesuffix("/v1") + "/health", timeout=10).json()["ner"] == "rules only"
+    httpx.post(f"{base_url}/chat/completions", timeout=60, json={
+        "model": "scripted", "messages": [{"role": "user", "content": "Dis bonjour à Marie Dupont."}]})
+    assert "Dupont" not in upstream.wire_text()

@@ -31,6 +31,7 @@ from ..chat.codecs.walk import ShapeError
 from ..patterns import compile_pending
 from ..redact import RedactOptions, Restorer, Vault, pseudonymise
 from ..redact.caches import load_data
+from ..redact.pseudonymise import SpanSource
 from . import masking
 from .pool import REPLY_TIMEOUT, DetectionPool, Job, auto_workers
 from .sessions import IDLE_SECONDS, SESSION_HEADER, Session, SessionError, SessionStore
@@ -63,6 +64,10 @@ class ProxyConfig:
     connect_timeout: float = 10.0
     idle: float = IDLE_SECONDS
     detect_workers: int | None = None  # helper processes for detection (pool.py); None: auto_workers()
+    # The NER model's spans (openmasq.ner.runtime); None: rules only (`openmasq proxy --rules-only`). The
+    # command line loads the model by default and refuses to start without it.
+    model: SpanSource | None = None
+    model_name: str = "rules only"  # what /health and the start line say about it
 
 
 def resolve_upstream(value: str) -> str:
@@ -133,7 +138,8 @@ class Proxy:
 
     async def health(self, request: Request) -> Response:
         workers = self.pool.workers if self.pool is not None else 0
-        return Response(dump({"status": "ok", "sessions": len(self.sessions), "detect_workers": workers}),
+        return Response(dump({"status": "ok", "sessions": len(self.sessions), "detect_workers": workers,
+                              "ner": self.config.model_name}),
                         media_type="application/json")
 
     async def not_supported(self, request: Request) -> Response:
@@ -205,9 +211,10 @@ class Proxy:
         self._redacting += 1
         try:
             if inline:
-                return masking.redact_body(api, body, session.vault, self.config.options, session.spans, self.pool)
+                return masking.redact_body(api, body, session.vault, self.config.options, session.spans, self.pool,
+                                           self.config.model)
             return await run_in_threadpool(masking.redact_body, api, body, session.vault, self.config.options,
-                                           session.spans, self.pool)
+                                           session.spans, self.pool, self.config.model)
         finally:
             self._redacting -= 1
 
@@ -289,13 +296,13 @@ def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log
 
     upstream = resolve_upstream(config.upstream)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    warm_engine(config.options)
+    warm_engine(config.options, config.model)
     # Forked once the engine is loaded (shared copy-on-write) and before the server's threads.
     workers = auto_workers() if config.detect_workers is None else config.detect_workers
     pool = DetectionPool(workers) if workers > 0 else None
     app = create_app(config, pool=pool)
-    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s, %d detection helper(s))", host, port,
-             upstream, config.options.level, config.options.mode, workers)
+    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s, NER: %s, %d detection helper(s))",
+             host, port, upstream, config.options.level, config.options.mode, config.model_name, workers)
     try:
         # No access log: each relayed request already logs one line (counts and timings, no values).
         uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
@@ -310,7 +317,7 @@ _WARM_TEXT = ("Bonjour Maître Dupont, Marie Lefèvre (marie.lefevre@karl-studio
               "Thanks, John Smith from Brightwave Ltd, Müller GmbH, api key sk-proj-abc123def456ghi789jkl012.")
 
 
-def warm_engine(options: RedactOptions) -> None:
+def warm_engine(options: RedactOptions, model: SpanSource | None = None) -> None:
     """Load the engine before the first request (lexicons, name pools and towns of every
     language, every pattern: about half a second and 8 MB, else paid by the first clients: a
     language's name pools alone cost ~0.1 s), then move everything loaded so far out of the
@@ -318,7 +325,7 @@ def warm_engine(options: RedactOptions) -> None:
     that a full collection would walk again each time (measured here: about 20 ms of CPU per
     full collection before gc.freeze(), under 0.01 ms after)."""
     load_data()
-    result = pseudonymise(_WARM_TEXT, Vault.new(), options)
+    result = pseudonymise(_WARM_TEXT, Vault.new(), options, model=model)
     Restorer(result.vault).restore(result.text)
     compile_pending()
     gc.collect()

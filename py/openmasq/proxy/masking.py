@@ -10,7 +10,7 @@ from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
 from ..redact import RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
 from ..redact.parts import pseudonymise_parts
-from ..redact.pseudonymise import Parallel
+from ..redact.pseudonymise import Parallel, SpanSource
 
 APIS = ("openai", "anthropic")
 StreamRewriter = openai.StreamRewriter | anthropic.StreamRewriter
@@ -28,11 +28,12 @@ class _Redactor:
     so a value seen in the system prompt gets the same fake in every message."""
 
     def __init__(self, vault: Vault, options: RedactOptions, cache: SpanCache | None,
-                 parallel: Parallel | None) -> None:
+                 parallel: Parallel | None, model: SpanSource | None) -> None:
         self.vault = vault
         self.options = options
         self.cache = cache
         self.parallel = parallel
+        self.model = model
         self.replaced = 0
 
     def __call__(self, value: str) -> str:
@@ -40,7 +41,8 @@ class _Redactor:
             return value
         # Assistant turns come back restored, so they hold real values too: they go through the
         # same pass as user text (its vault step is the replay of reference 9.13).
-        result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel)
+        result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel,
+                              model=self.model)
         self.vault = result.vault
         self.replaced += len(result.replacements)
         return result.text
@@ -49,19 +51,22 @@ class _Redactor:
         """Consecutive text parts of one message, redacted as the one text the model reads (walk.JointTextMap)."""
         if not "".join(values).strip():
             return values
-        parts, result = pseudonymise_parts(values, self.vault, self.options, cache=self.cache, parallel=self.parallel)
+        parts, result = pseudonymise_parts(values, self.vault, self.options, cache=self.cache, parallel=self.parallel,
+                                           model=self.model)
         self.vault = result.vault
         self.replaced += len(result.replacements)
         return parts
 
 
 def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
-                cache: SpanCache | None = None, parallel: Parallel | None = None) -> Masked:
+                cache: SpanCache | None = None, parallel: Parallel | None = None,
+                model: SpanSource | None = None) -> Masked:
     """Every text the client sends, redacted; raises (RedactionError, ShapeError, …) rather
     than return a body with something unaccounted for. `vault` is not modified. `cache`: the
     session's detections of the texts it has sent before (its history comes back every turn);
-    `parallel`: the DetectionPool, when the proxy has one (the same result, sooner)."""
-    redactor = _Redactor(vault, options, cache, parallel)
+    `parallel`: the DetectionPool, when the proxy has one (the same result, sooner); `model`:
+    the NER model's spans (None: rules only)."""
+    redactor = _Redactor(vault, options, cache, parallel, model)
     mapped = _codec(api).map_request_texts(body, redactor)
     return Masked(mapped, redactor.vault, redactor.replaced)
 

@@ -10,16 +10,16 @@ from collections.abc import Sequence
 
 from .apply import RedactionError, Replacement
 from .options import RedactOptions
-from .pseudonymise import Parallel, Redaction, SpanCache, pseudonymise
+from .pseudonymise import Parallel, Redaction, SpanCache, SpanSource, pseudonymise
 from .vault import Vault
 
 
 def pseudonymise_parts(texts: Sequence[str], vault: Vault, options: RedactOptions | None = None, *,
-                       cache: SpanCache | None = None, parallel: Parallel | None = None
-                       ) -> tuple[list[str], Redaction]:
+                       cache: SpanCache | None = None, parallel: Parallel | None = None,
+                       model: SpanSource | None = None) -> tuple[list[str], Redaction]:
     """The redacted parts (as many as given) and the redaction of their joined text."""
     joined = "".join(texts)
-    result = pseudonymise(joined, vault, options, cache=cache, parallel=parallel)
+    result = pseudonymise(joined, vault, options, cache=cache, parallel=parallel, model=model)
     return split_output(texts, result), result
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .allocate import Prefetched, allocate
@@ -43,6 +43,8 @@ SPAN_CACHE_CHARS = 256_000
 
 # How a shell detects: detect_spans itself, or its parallel form (the proxy's DetectionPool).
 Detect = Callable[[str, RedactOptions], list[Span]]
+# A statistical model's spans for a text, as the engine takes them (the NER model on CPython: ner.runtime).
+SpanSource = Callable[[str], tuple[Span, ...]]
 
 
 class Parallel(Protocol):
@@ -89,6 +91,13 @@ class SpanCache:
         return spans
 
 
+def with_model(detect: Detect, model: SpanSource | None) -> Detect:
+    """`detect` with the model's spans given for each text, if there is a model."""
+    if model is None:
+        return detect
+    return lambda text, options: detect(text, replace(options, spans=options.spans + tuple(model(text))))
+
+
 def detect_spans(text: str, options: RedactOptions, *, offload: Offload | None = None) -> list[Span]:
     """The spans a pass replaces: every admitted candidate, overlaps resolved (`offload`: see
     detect.gather)."""
@@ -104,12 +113,15 @@ def prepare_pass(text: str) -> None:
 
 
 def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, *,
-                 cache: SpanCache | None = None, parallel: Parallel | None = None) -> Redaction:
+                 cache: SpanCache | None = None, parallel: Parallel | None = None,
+                 model: SpanSource | None = None) -> Redaction:
     """Replace every sensitive value of `text`; `vault` is not modified (see Redaction.vault).
     `cache`: the conversation's detections of texts it has seen (see SpanCache); `parallel`:
-    a shell's spare core (see Parallel); the result is the same with or without it."""
+    a shell's spare core (see Parallel); the result is the same with or without it. `model`:
+    the NER model's spans, joined to `options.spans` (run only when the cache has not seen the
+    text; an error raised by it fails the pass)."""
     options = options or RedactOptions()
-    detect = parallel.detect_spans if parallel is not None else detect_spans
+    detect = with_model(parallel.detect_spans if parallel is not None else detect_spans, model)
     working = vault.copy()
     if working.mode is None:
         working.mode = options.mode
