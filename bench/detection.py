@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,12 +36,11 @@ from openmasq.redact.evaluate import (  # noqa: E402
     run,
     score,
 )
-from openmasq.redact.spans import Span  # noqa: E402
+from openmasq.redact.pseudonymise import SpanSource  # noqa: E402
 
 DATA_DIR = ROOT / "tests" / "data"
 SETS = ("unseen", "heldout", "corpus", "dev")
 KEY = bytes(range(32))
-SpanSource = Callable[[str], tuple[Span, ...]]
 
 
 @dataclass(frozen=True)
@@ -77,9 +75,8 @@ def score_configuration(records: list[Record], spans: SpanSource | None) -> tupl
 
     def redact(text: str, _lang: str) -> str:
         nonlocal refused
-        given = spans(text) if spans is not None else ()
         try:
-            return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(spans=given)).text
+            return pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(), model=spans).text
         except RedactionError:
             refused += 1
             return ""
@@ -135,18 +132,15 @@ def _ratio(a: KindScore, b: KindScore) -> str:
 
 
 def configurations() -> dict[str, SpanSource | None]:
-    """`rules`, and `model` when the NER model files are there (openmasq.ner)."""
+    """`rules`, and `model` when the NER model loads (openmasq.ner.runtime, the repo's models/ner/)."""
     configs: dict[str, SpanSource | None] = {"rules": None}
     try:
-        from openmasq.ner import default_span_source
-    except ImportError as error:
+        from openmasq.ner.runtime import ModelLoadError, Tagger, ner_spans
+        tagger = Tagger()
+    except (ImportError, FileNotFoundError, ModelLoadError) as error:
         print(f"(no model configuration: {error})")
         return configs
-    source = default_span_source()
-    if source is None:
-        print("(no model configuration: the NER model files are missing)")
-    else:
-        configs["model"] = source
+    configs["model"] = lambda text: ner_spans(text, tagger)
     return configs
 
 
