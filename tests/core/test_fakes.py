@@ -49,6 +49,13 @@ SAMPLES = [
     ("location", "Lyon"), ("dob", "12/03/1985"), ("date", "2024-03-05"), ("path", "/home/jdupont/cv.pdf"),
     ("username", "jdupont"), ("amount", "1 234,56 €"), ("number", "7"), ("weird_kind", "abc"),
     ("weird_kind", "A-12"),
+    ("codice_fiscale", "RSSMRA85T10A562S"), ("steuer_id", "12 345 678 903"), ("svnr", "15 070649 C 103"),
+    ("id_card", "T220001293"), ("passport", "12AB34567"), ("nif", "K1234567L"), ("tfn", "123 456 782"),
+    ("tax_id", "30 23 217 600 053"), ("record_id", "E-20931"), ("cif", "A58818501"), ("ein", "12-3456789"),
+    ("abn", "51 824 753 556"), ("sort_code", "12-34-56"), ("account_number", "12345678"),
+    ("site", "https://www.plomberie-dufour.fr/contact"), ("site", "plomberie-dufour.fr"),
+    ("profile", "linkedin.com/in/marie-dupont"), ("email", "tom dot harris at gmail dot com"),
+    ("email", "p . lambert @ orange . fr"), ("email", "marie.dupont%40karl-studio.fr"),
 ]
 
 

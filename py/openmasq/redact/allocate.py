@@ -24,7 +24,9 @@ MAX_ATTEMPTS = 60  # reference 9.7: then an opaque, still reversible fallback
 _POSSESSIVE = deferred(r"(['’]s?)$")
 _SPACE_RUNS = deferred(r"(\s+)")  # split keeping the runs: every person name is cut in words
 # Fakes are allocated in this order so e-mails can be built from the fake person or company.
-_KIND_ORDER = {"person": 0, "org": 1, "email": 2, "url": 3, "domain": 3}
+_KIND_ORDER = {"person": 0, "org": 1, "email": 2, "url": 3, "domain": 3, "site": 3, "profile": 3}
+# Kinds whose value holds a host: one real registrable domain keeps one fake across them all.
+WEB_KINDS = frozenset({"email", "url", "domain", "site", "profile"})
 
 TOKEN_WORDS = {
     "name": "PERSON", "dob": "DOB", "date": "DATE", "email": "EMAIL", "phone": "PHONE", "address": "ADDRESS",
@@ -33,7 +35,7 @@ TOKEN_WORDS = {
     "url": "URL", "apikey": "APIKEY", "secret": "SECRET",
 }
 # Kinds whose marker names them rather than their category (a project is switched with companies).
-KIND_TOKEN_WORDS = {"project": "PROJECT"}
+KIND_TOKEN_WORDS = {"project": "PROJECT", "site": "URL", "profile": "URL"}
 CASED_CATEGORIES = frozenset({"name", "company", "location", "address", "username"})
 _NUMERIC_PART = deferred(r"\d(?:[\d\s.,'\u00a0\u202f]*\d)?")
 
@@ -49,7 +51,7 @@ PREFETCH_ATTEMPTS = 1  # nearly every first candidate is accepted
 # Kinds whose substitute is not one plain generator call on the value (names keep per-word state,
 # e-mails and URLs take hints from them, numbers become counters): never computed ahead. The
 # others come last in a pass, after the names: there is time to compute theirs elsewhere.
-_NOT_PREFETCHED = frozenset({"person", "org", "email", "url", "domain", "number", "amount"})
+_NOT_PREFETCHED = frozenset({"person", "org", "number", "amount"}) | WEB_KINDS
 
 
 @dataclass
@@ -66,6 +68,8 @@ class Context:
     # The folded text between spaces, built once: every candidate fake is looked up in it as a whole word.
     spaced_folds: str
     prefetched: Prefetched = field(default_factory=dict)
+    # Real registrable domain -> its fake in this conversation (see _domain_fakes); built on first use.
+    domains: dict[str, str] | None = None
 
     @staticmethod
     def of(text: str, vault: Vault, lang: str | None = None) -> Context:
@@ -110,6 +114,8 @@ def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = N
                 vault.record(known, span.value, span.kind)
                 reverse[span.value] = known
                 context.real_folds.add(fold(span.value))
+                if span.kind in WEB_KINDS and vault.mode != "token":
+                    _remember_web_fake(span, known, context)
             out[span] = known
     finally:  # collected whatever happens, so whoever computes them is free for the next pass
         if pending is not None:
@@ -304,12 +310,17 @@ def _keyed_hints(key: str, kind: str, value: str) -> dict[str, str]:
 
 
 def _hints_for(span: Span, context: Context) -> dict[str, str]:
-    """E-mail and URL fakes are built from the fake person and company when they are known; see
-    _keyed_hints for the others."""
-    if span.kind not in ("email", "url", "domain"):
+    """E-mail and URL fakes are built from the fake person and company when they are known, on
+    the fake domain the conversation already gave their real domain; see _keyed_hints for the
+    others."""
+    if span.kind not in WEB_KINDS:
         return _keyed_hints(context.vault.key, span.kind, span.value)
     hints: dict[str, str] = {}
-    local, _, domain = span.value.rpartition("@") if span.kind == "email" else ("", "", span.value)
+    value = (fakes.plain_email(span.value) or span.value) if span.kind == "email" else span.value
+    local, _, domain = value.rpartition("@") if span.kind == "email" else ("", "", value)
+    known_domain = _domain_fakes(context).get(_registrable_of(span.kind, value))
+    if known_domain:
+        hints["domain_fake"] = known_domain
     if local:
         local_hint = _local_part_hint(local, context)
         if local_hint:
@@ -319,6 +330,49 @@ def _hints_for(span: Span, context: Context) -> dict[str, str]:
     if fake_core:
         hints["domain_hint"] = _slug(fake_core)
     return hints
+
+
+def _registrable_of(kind: str, value: str) -> str:
+    """The registrable domain a web value sits on ("" when none or a mailbox provider's)."""
+    if kind == "email":
+        host = value.rpartition("@")[2]
+    else:
+        host = value.split("//", 1)[-1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        host = host.rpartition("@")[2].split(":", 1)[0]
+    domain = fakes.registrable(host)
+    return "" if not domain or fakes.is_webmail(domain) else domain
+
+
+def _domain_fakes(context: Context) -> dict[str, str]:
+    """Real registrable domain -> fake, read once per pass from the vault's web values, so that
+    "marie@plomberie-dufour.fr" and "www.plomberie-dufour.fr/contact" keep one fake domain."""
+    if context.domains is None:
+        context.domains = {}
+        vault = context.vault
+        for sub, real in vault.entries.items():
+            kind = vault.kinds.get(sub, "")
+            if kind in WEB_KINDS and sub not in vault.aliases:
+                _pair_domains(kind, real, sub, context.domains)
+    return context.domains
+
+
+def _pair_domains(kind: str, real: str, fake: str, domains: dict[str, str]) -> None:
+    if kind == "email":
+        real, fake = fakes.plain_email(real) or real, fakes.plain_email(fake) or fake
+    real_domain, fake_domain = _registrable_of(kind, real), _registrable_of(kind, fake)
+    if real_domain and fake_domain and real_domain != fake_domain:
+        domains.setdefault(real_domain, fake_domain)
+
+
+def _remember_web_fake(span: Span, fake: str, context: Context) -> None:
+    """Record the domain pair of a new web fake; an obfuscated address also restores and
+    substitutes in its plain form (a reply may well write it plainly)."""
+    _pair_domains(span.kind, span.value, fake, _domain_fakes(context))
+    if span.kind != "email":
+        return
+    plain_real, plain_fake = fakes.plain_email(span.value), fakes.plain_email(fake)
+    if plain_real and plain_fake and plain_fake not in context.vault.entries and plain_fake != plain_real:
+        context.vault.record(plain_fake, plain_real, "email", alias=True)
 
 
 def _local_part_hint(local: str, context: Context) -> str | None:

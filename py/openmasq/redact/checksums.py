@@ -195,3 +195,185 @@ def es_bban_check_digits(bank_branch: str, account: str) -> str:
 def be_bban_check_digits(first10: str) -> str:
     """The last two digits of a Belgian BBAN: the first ten modulo 97 (97 instead of 0)."""
     return f"{int(first10) % 97 or 97:02d}"
+
+
+# --- Italian codice fiscale ---------------------------------------------------------------------
+
+# Value of each character at an odd (1st, 3rd...) position; even positions count 0-9 and A=0..Z=25.
+_CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                   (1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21,
+                    2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23), strict=True))
+# Digits of the date and place may be replaced by letters (omocodia) when two people collide.
+CF_DIGIT_LETTERS = "LMNPQRSTUV"
+_CF_SHAPE = deferred(
+    r"[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]"
+)
+
+
+def _cf_even(ch: str) -> int:
+    return int(ch) if ch.isdigit() else ord(ch) - ord("A")
+
+
+def codice_fiscale_check(first15: str) -> str:
+    """The check letter of an Italian codice fiscale over its first 15 characters."""
+    body = first15.upper()
+    total = sum(_CF_ODD[ch] if i % 2 == 0 else _cf_even(ch) for i, ch in enumerate(body))
+    return chr(ord("A") + total % 26)
+
+
+def codice_fiscale_shape(value: str) -> bool:
+    return bool(_CF_SHAPE.fullmatch(compact(value).upper()))
+
+
+def codice_fiscale_valid(value: str) -> bool:
+    cf = compact(value).upper()
+    return codice_fiscale_shape(cf) and codice_fiscale_check(cf[:15]) == cf[15]
+
+
+# --- German Steuer-ID, Personalausweis, Sozialversicherungsnummer -----------------------------
+
+def iso7064_mod11_10(digits: str) -> str:
+    """ISO 7064 MOD 11,10 check digit (German Steuer-ID)."""
+    product = 10
+    for ch in digits:
+        total = (int(ch) + product) % 10 or 10
+        product = total * 2 % 11
+    return str((11 - product) % 10)
+
+
+def steuer_id_structure(first10: str) -> bool:
+    """One digit appears twice or three times among the first ten, the others once at most."""
+    counts = [first10.count(d) for d in set(first10)]
+    repeated = [c for c in counts if c > 1]
+    return first10[0] != "0" and len(repeated) == 1 and repeated[0] in (2, 3)
+
+
+def steuer_id_valid(value: str) -> bool:
+    digits = compact(value)
+    return (len(digits) == 11 and digits.isdigit() and steuer_id_structure(digits[:10])
+            and iso7064_mod11_10(digits[:10]) == digits[10])
+
+
+def icao_check_digit(value: str) -> str:
+    """ICAO 9303 check digit (weights 7, 3, 1; A=10..Z=35): identity cards and passports."""
+    total = 0
+    for i, ch in enumerate(value.upper()):
+        number = int(ch) if ch.isdigit() else ord(ch) - ord("A") + 10
+        total += number * (7, 3, 1)[i % 3]
+    return str(total % 10)
+
+
+def _digit_sum(n: int) -> int:
+    return sum(int(d) for d in str(n))
+
+
+def svnr_check(first11: str) -> str:
+    """Check digit of a German Sozialversicherungsnummer: area (2), birth date DDMMYY (6), the
+    surname's initial (as its two-digit alphabet position) and serial (2)."""
+    body = first11.upper()
+    digits = body[:8] + f"{ord(body[8]) - ord('A') + 1:02d}" + body[9:11]
+    weights = (2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1)
+    return str(sum(_digit_sum(int(d) * w) for d, w in zip(digits, weights, strict=True)) % 10)
+
+
+_SVNR_SHAPE = deferred(r"\d{2}(?:[0-6]\d|7[01])(?:0[1-9]|1[0-2])\d{2}[A-Z]\d{3}")
+
+
+def svnr_valid(value: str) -> bool:
+    svnr = compact(value).upper()
+    return bool(_SVNR_SHAPE.fullmatch(svnr)) and int(svnr[2:4]) % 50 != 0 and svnr_check(svnr[:11]) == svnr[11]
+
+
+# --- Australian ABN and TFN ---------------------------------------------------------------------
+
+_ABN_WEIGHTS = (10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
+
+
+def abn_valid(value: str) -> bool:
+    digits = compact(value)
+    if len(digits) != 11 or not digits.isdigit() or digits[0] == "0":
+        return False
+    numbers = [int(digits[0]) - 1] + [int(d) for d in digits[1:]]
+    return sum(n * w for n, w in zip(numbers, _ABN_WEIGHTS, strict=True)) % 89 == 0
+
+
+def abn_prefix(body9: str) -> str | None:
+    """The first two digits that make `body9` (the last nine) a valid ABN, or None."""
+    for head in range(10, 100):
+        if abn_valid(f"{head}{body9}"):
+            return str(head)
+    return None
+
+
+_TFN_WEIGHTS = {9: (1, 4, 3, 7, 5, 8, 6, 9, 10), 8: (10, 7, 8, 4, 6, 3, 5, 1)}
+
+
+def tfn_valid(value: str) -> bool:
+    digits = compact(value)
+    weights = _TFN_WEIGHTS.get(len(digits))
+    if weights is None or not digits.isdigit():
+        return False
+    return sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11 == 0
+
+
+# --- Spanish CIF and K/L/M NIF, Italian partita IVA, French numéro fiscal, NHS number ------------
+
+CIF_LETTERS = "ABCDEFGHJNPQRSUVW"
+_CIF_CONTROL_LETTERS = "JABCDEFGHI"
+
+
+def cif_control(seven: str) -> int:
+    """The control value (0-9) of a Spanish CIF over its seven digits."""
+    even = sum(int(d) for d in seven[1::2])
+    odd = sum(_digit_sum(2 * int(d)) for d in seven[0::2])
+    return (10 - (even + odd) % 10) % 10
+
+
+def cif_control_char(letter: str, seven: str) -> str:
+    """Digit for companies (A, B, E, H), letter for bodies (K, P, Q, S, N, W), digit otherwise."""
+    control = cif_control(seven)
+    return _CIF_CONTROL_LETTERS[control] if letter.upper() in "KPQSNW" else str(control)
+
+
+def cif_valid(value: str) -> bool:
+    cif = compact(value).upper()
+    if not re.fullmatch(r"[ABCDEFGHJNPQRSUVW][0-9]{7}[0-9A-J]", cif):
+        return False
+    control = cif_control(cif[1:8])
+    return cif[8] in (str(control), _CIF_CONTROL_LETTERS[control])
+
+
+def nif_klm_valid(value: str) -> bool:
+    """Spanish NIF of people without DNI (K, L, M + 7 digits + the DNI letter of the digits)."""
+    nif = compact(value).upper()
+    return bool(re.fullmatch(r"[KLM][0-9]{7}[A-Z]", nif)) and dni_letter(nif[1:8]) == nif[8]
+
+
+def it_vat_valid(value: str) -> bool:
+    """Partita IVA: 11 digits, a Luhn check and a registered tax office (001-100, 120, 121, 888, 999)."""
+    digits = compact(value).upper().removeprefix("IT")
+    if len(digits) != 11 or not digits.isdigit() or not luhn_valid(digits):
+        return False
+    office = int(digits[7:10])
+    return 1 <= office <= 100 or office in (120, 121, 888, 999)
+
+
+def fr_tax_id_key(first10: str) -> str:
+    """The three-digit key of a French numéro fiscal (SPI): the first ten digits modulo 511."""
+    return f"{int(first10) % 511:03d}"
+
+
+def fr_tax_id_valid(value: str) -> bool:
+    digits = compact(value)
+    return len(digits) == 13 and digits.isdigit() and digits[0] in "0123" and fr_tax_id_key(digits[:10]) == digits[10:]
+
+
+def nhs_check(first9: str) -> str | None:
+    """The NHS number check digit (mod 11, weights 10..2), None when no number has it (10)."""
+    check = 11 - sum(int(d) * w for d, w in zip(first9, range(10, 1, -1), strict=True)) % 11
+    return None if check == 10 else str(check % 11)
+
+
+def nhs_valid(value: str) -> bool:
+    digits = compact(value)
+    return len(digits) == 10 and digits.isdigit() and nhs_check(digits[:9]) == digits[9]

@@ -22,11 +22,30 @@ CATEGORY_OF_KIND: dict[str, str] = {
     "nie": "national_id",
     "nino": "national_id",
     "ssn": "national_id",
+    "codice_fiscale": "national_id",
+    "steuer_id": "national_id",
+    "svnr": "national_id",  # German Sozialversicherungsnummer
+    "id_card": "national_id",  # German Personalausweis and other identity card numbers, by label
+    "passport": "national_id",
+    "nif": "national_id",  # Spanish NIF of people (K/L/M, or a DNI-shaped value after "NIF")
+    "tfn": "national_id",  # Australian tax file number
+    "tax_id": "national_id",  # French numéro fiscal (SPI), and tax numbers after their label
+    "record_id": "national_id",  # medical record, patient, employee, student and member numbers
     "siren": "company_id",
     "siret": "company_id",
     "vat": "company_id",
+    "cif": "company_id",  # Spanish CIF
+    "ein": "company_id",  # US employer identification number
+    "abn": "company_id",  # Australian business number
+    "sort_code": "iban",  # UK bank sort code, by label
+    "account_number": "iban",  # bank account number, by label
     "url": "url",
     "domain": "url",
+    # A URL or bare domain on the (non-webmail) domain of an e-mail address of the same text:
+    # masked with the e-mail, which would otherwise be given away by its own site.
+    "site": "email",
+    # A platform profile link naming a person ("linkedin.com/in/marie-dupont", "github.com/jdoe42").
+    "profile": "username",
     "ipv4": "ip",
     "ipv6": "ip",
     "mac": "ip",

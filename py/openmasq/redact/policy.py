@@ -15,7 +15,7 @@ from .text import fold
 # Kinds whose value is a word-like name: these go through the "never PII on its own" and
 # notoriety filters (an e-mail or an IBAN is never a generic term).
 WORDLIKE_KINDS = frozenset({"person", "org", "location", "username"})
-NOTORIETY_KINDS = WORDLIKE_KINDS | {"domain", "url"}
+NOTORIETY_KINDS = WORDLIKE_KINDS | {"domain", "url", "site"}
 
 # Ties in overlap resolution: a forced value beats a checksum-validated rule, which beats
 # context and lexicon guesses.

@@ -1,5 +1,6 @@
-"""Fake structured identifiers (IBAN, BIC, card, SIREN/SIRET, NIR, VAT, DNI/NIE, NINO, SSN)
-that pass the same check digits as the real scheme, laid out under the original separators."""
+"""Fake structured identifiers (IBAN, BIC, card, SIREN/SIRET, NIR, VAT, DNI/NIE, NINO, SSN,
+codice fiscale, Steuer-ID, SV-Nummer, CIF/NIF, EIN, ABN, TFN, numéro fiscal...) that pass the
+same check digits as the real scheme, laid out under the original separators."""
 
 from __future__ import annotations
 
@@ -53,6 +54,9 @@ def fake_iban(real: str, rng: random.Random) -> str:
     """Same country and length, letters of the BBAN kept, digits redrawn, the French RIB key
     (and Spanish/Belgian national digits) and the ISO mod-97 check digits recomputed."""
     iban = alnum_only(real).upper()
+    if re.fullmatch(r"[0-9]{10}[0-9A-Z]{11}[0-9]{2}", iban):  # a French RIB without its IBAN prefix
+        return distinct(real, rng, lambda r: relayout(real, _with_national_check(
+            "FR", "".join(r.choice(DIGITS) if ch.isdigit() else ch for ch in iban))))
     if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[0-9A-Z]{4,40}", iban):
         return fake_digits(real, rng)
     country, bban = iban[:2], iban[4:]
@@ -164,6 +168,9 @@ def fake_nir(real: str, rng: random.Random) -> str:
 def fake_vat(real: str, rng: random.Random) -> str:
     """French VAT: a valid key over a fake SIREN; other countries: digits redrawn, letters kept."""
     compact = alnum_only(real).upper()
+    italian = compact.removeprefix("IT")
+    if len(italian) == 11 and italian.isdigit() and compact[:2] in ("IT", italian[:2]):
+        return distinct(real, rng, lambda r: relayout(real, compact[: len(compact) - 11] + _it_vat(italian, r)))
     if not (compact.startswith("FR") and len(compact) == 13 and compact[2:].isdigit()):
         return fake_digits(real, rng)
 
@@ -172,6 +179,12 @@ def fake_vat(real: str, rng: random.Random) -> str:
         return relayout(real, "FR" + checksums.fr_vat_key(siren) + siren)
 
     return distinct(real, rng, make)
+
+
+def _it_vat(digits: str, rng: random.Random) -> str:
+    """Seven new digits, the same tax office, and the Luhn check digit of a partita IVA."""
+    body = _random_digits(7, rng) + digits[7:10]
+    return body + checksums.luhn_check_digit(body)
 
 
 # --- Spanish, British and American identifiers ----------------------------------------------------
@@ -231,3 +244,161 @@ def fake_ssn(real: str, rng: random.Random) -> str:
         return relayout(real, f"{area:03d}{r.randint(1, 99):02d}{r.randint(1, 9999):04d}")
 
     return distinct(real, rng, make)
+
+
+# --- identifiers added with the labelled detectors ------------------------------------------------
+# A value given by its label may not have its scheme's shape (a typo, another country's format):
+# it then keeps its shape, each letter and digit redrawn by class.
+
+def fake_same_shape(real: str, rng: random.Random) -> str:
+    """Every letter and digit redrawn within its class (case kept), separators kept."""
+    return distinct(real, rng, lambda r: "".join(redraw_char(ch, r) for ch in real))
+
+
+def _shaped(
+    real: str, rng: random.Random, fits: Callable[[str], bool], draw: Callable[[str, random.Random], str]
+) -> str:
+    """`draw(compact, rng)` laid out like `real` when its compact form fits the scheme, else
+    the same shape redrawn."""
+    compact = alnum_only(real).upper()
+    if not fits(compact):
+        return fake_same_shape(real, rng)
+    return distinct(real, rng, lambda r: relayout(real, draw(compact, r)))
+
+
+_CF_CONSONANTS = "BCDFGHJKLMNPQRSTVZ"
+_CF_MONTHS = "ABCDEHLMPRST"
+
+
+def _codice_fiscale(compact: str, rng: random.Random) -> str:
+    letters = "".join(rng.choice(_CF_CONSONANTS) for _ in range(6))
+    day = rng.randint(1, 28) + (40 if compact[9:11].isdigit() and int(compact[9:11]) > 40 else 0)
+    place = rng.choice("ABCDEFGHILM") + _random_digits(3, rng)
+    body = f"{letters}{rng.randint(40, 99):02d}{rng.choice(_CF_MONTHS)}{day:02d}{place}"
+    return body + checksums.codice_fiscale_check(body)
+
+
+def fake_codice_fiscale(real: str, rng: random.Random) -> str:
+    """Six consonants, a birth year, month letter and day (women's day + 40 kept), a place code
+    and a valid check letter."""
+    return _shaped(real, rng, checksums.codice_fiscale_shape, _codice_fiscale)
+
+
+def _steuer_id(_compact: str, rng: random.Random) -> str:
+    while True:
+        first10 = rng.choice("123456789") + _random_digits(9, rng)
+        if checksums.steuer_id_structure(first10):
+            return first10 + checksums.iso7064_mod11_10(first10)
+
+
+def fake_steuer_id(real: str, rng: random.Random) -> str:
+    """Eleven digits with the Steuer-ID's structure (one digit repeated) and check digit."""
+    return _shaped(real, rng, lambda c: len(c) == 11 and c.isdigit(), _steuer_id)
+
+
+def _svnr(compact: str, rng: random.Random) -> str:
+    serial = rng.randint(50, 99) if int(compact[9:11]) >= 50 else rng.randint(0, 49)
+    body = (f"{compact[:2]}{rng.randint(1, 28):02d}{rng.randint(1, 12):02d}{rng.randint(40, 99):02d}"
+            f"{rng.choice(UPPER)}{serial:02d}")
+    return body + checksums.svnr_check(body)
+
+
+def fake_svnr(real: str, rng: random.Random) -> str:
+    """Same area and sex (serial below or above 50), another birth date and initial, valid check."""
+    return _shaped(real, rng, lambda c: bool(re.fullmatch(r"\d{8}[A-Z]\d{3}", c)), _svnr)
+
+
+_ID_CARD_LETTERS = "CFGHJKLMNPRTVWXYZ"
+
+
+def _id_card(compact: str, rng: random.Random) -> str:
+    serial = rng.choice(_ID_CARD_LETTERS) + "".join(rng.choice(_ID_CARD_LETTERS + DIGITS) for _ in range(8))
+    return serial + checksums.icao_check_digit(serial)
+
+
+def fake_id_card(real: str, rng: random.Random) -> str:
+    """A German identity card number (nine characters and the ICAO check digit) for one of that
+    shape; any other card number keeps its shape."""
+    return _shaped(real, rng, lambda c: len(c) == 10 and c[0] in _ID_CARD_LETTERS and c[-1].isdigit(), _id_card)
+
+
+def fake_passport(real: str, rng: random.Random) -> str:
+    """Same shape (letters where letters were, digits where digits were)."""
+    return fake_same_shape(real, rng)
+
+
+def fake_nif(real: str, rng: random.Random) -> str:
+    """K/L/M kept, seven new digits and their control letter; DNI- and NIE-shaped ones as those."""
+    compact = alnum_only(real).upper()
+    if len(compact) == 9 and compact[0] in "XYZ":
+        return fake_nie(real, rng)
+    if len(compact) == 9 and compact[:8].isdigit():
+        return fake_dni(real, rng)
+
+    def draw(c: str, r: random.Random) -> str:
+        digits = _random_digits(7, r)
+        return c[0] + digits + checksums.dni_letter(digits)
+
+    return _shaped(real, rng, lambda c: bool(re.fullmatch(r"[KLM]\d{7}[A-Z]", c)), draw)
+
+
+def _cif(compact: str, rng: random.Random) -> str:
+    seven = _random_digits(7, rng)
+    return compact[0] + seven + checksums.cif_control_char(compact[0], seven)
+
+
+def fake_cif(real: str, rng: random.Random) -> str:
+    """Same organisation letter, seven new digits and their control character."""
+    return _shaped(real, rng, lambda c: bool(re.fullmatch(r"[A-HJNP-SUVW]\d{7}[0-9A-J]", c)), _cif)
+
+
+# Prefixes the IRS assigns (campus and Internet codes); a fake EIN uses one of them.
+_EIN_PREFIXES = ("10", "12", "20", "26", "27", "30", "32", "35", "36", "37", "38", "45", "46", "47",
+                 "51", "52", "54", "56", "57", "58", "61", "65", "81", "82", "83", "84", "86", "87", "88")
+
+
+def fake_ein(real: str, rng: random.Random) -> str:
+    """An assigned two-digit prefix and seven new digits, same layout."""
+    return _shaped(real, rng, lambda c: len(c) == 9 and c.isdigit(),
+                   lambda _c, r: r.choice(_EIN_PREFIXES) + _random_digits(7, r))
+
+
+def _abn(_compact: str, rng: random.Random) -> str:
+    while True:
+        body = _random_digits(9, rng)
+        head = checksums.abn_prefix(body)
+        if head is not None:
+            return head + body
+
+
+def fake_abn(real: str, rng: random.Random) -> str:
+    """Eleven digits passing the ABN's modulus-89 check."""
+    return _shaped(real, rng, lambda c: len(c) == 11 and c.isdigit(), _abn)
+
+
+def _tfn(compact: str, rng: random.Random) -> str:
+    while True:
+        candidate = rng.choice("123456789") + _random_digits(len(compact) - 1, rng)
+        if checksums.tfn_valid(candidate):
+            return candidate
+
+
+def fake_tfn(real: str, rng: random.Random) -> str:
+    """Eight or nine digits passing the TFN's modulus-11 check."""
+    return _shaped(real, rng, lambda c: len(c) in (8, 9) and c.isdigit(), _tfn)
+
+
+def _fr_tax_id(compact: str, rng: random.Random) -> str:
+    first10 = compact[0] + _random_digits(9, rng)
+    return first10 + checksums.fr_tax_id_key(first10)
+
+
+def fake_tax_id(real: str, rng: random.Random) -> str:
+    """A French numéro fiscal keeps its first digit and gets a valid key (mod 511); other tax
+    numbers keep their shape."""
+    return _shaped(real, rng, lambda c: len(c) == 13 and c.isdigit() and c[0] in "0123", _fr_tax_id)
+
+
+def fake_record_id(real: str, rng: random.Random) -> str:
+    """Letters kept (a prefix such as "E-" or "MRN"), digits redrawn."""
+    return distinct(real, rng, lambda r: swap_digits(real, r))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from ...patterns import deferred
@@ -127,15 +128,25 @@ def _fake_label(label: str, rng: random.Random, hint: str | None) -> str:
     return match_case(label, fake)
 
 
-def _fake_host(host: str, rng: random.Random, hint: str | None) -> str:
+def registrable(host: str) -> str:
+    """The registrable part of a host ("www.atelier-torbel.co.uk" -> "atelier-torbel.co.uk")."""
+    _, label, suffix = split_host(host.lower().rstrip("."))
+    return f"{label}.{suffix}" if suffix else ""
+
+
+def _fake_host(host: str, rng: random.Random, hint: str | None, fixed: str | None = None) -> str:
+    """Generic subdomains kept, others invented; the registrable name from `hint` or invented,
+    or `fixed` as a whole (the fake this real domain already has in the conversation)."""
     subdomains, label, suffix = split_host(host)
     if not suffix:
         return _fake_label(label, rng, hint)
     kept = [s if s.lower() in GENERIC_SUBDOMAINS else _fake_label(s, rng, None) for s in subdomains]
+    if fixed:
+        return ".".join([*kept, match_case(label, fixed)])
     return ".".join([*kept, _fake_label(label, rng, hint), suffix])
 
 
-def fake_domain(real: str, rng: random.Random, *, name_hint: str | None = None) -> str:
+def fake_domain(real: str, rng: random.Random, *, name_hint: str | None = None, domain_fake: str | None = None) -> str:
     """Same TLD (and second level such as .co.uk) and generic subdomains; the name replaced by
     `name_hint` (a fake organisation) or an invented label of similar length."""
     if len(real) > MAX_HOST_LENGTH:
@@ -143,7 +154,7 @@ def fake_domain(real: str, rng: random.Random, *, name_hint: str | None = None) 
     host = real.strip()
     trailing = "." if host.endswith(".") else ""
     host = host.rstrip(".")
-    return distinct(real, rng, lambda r: _fake_host(host, r, name_hint) + trailing)
+    return distinct(real, rng, lambda r: _fake_host(host, r, name_hint, domain_fake) + trailing)
 
 
 # --- e-mail ----------------------------------------------------------------------------------
@@ -222,12 +233,87 @@ def _fake_local(local: str, rng: random.Random, hint: str | None, must_change: b
     return "".join(out)
 
 
+# Obfuscated addresses ("tom dot harris at gmail dot com", "p . lambert @ orange . fr",
+# "marco[at]libero[dot]it", "marie%40orange.fr"): their fake is written with the same
+# obfuscation, so the text reads as the user wrote it and nothing hints at a substitution.
+_PLAIN_EMAIL = deferred(r"[^@\s\[\](){}<>]+@[^@\s\[\](){}<>]+")
+_OBF_AT_TOKEN = deferred(
+    r"(?i)[ ]*[\[({<][ ]*(?:at|@|arobase|arroba|chiocciola|chez|ät|klammeraffe)[ ]*[\])}>][ ]*"
+    r"|[ ]+(?:at|arroba|chiocciola|arobase)[ ]+|[ ]*@[ ]*|%40"
+)
+_OBF_DOT_TOKEN = deferred(
+    r"(?i)[ ]*[\[({<][ ]*(?:dot|point|punto|punkt|\.)[ ]*[\])}>][ ]*|[ ]+(?:dot|point|punto|punkt)[ ]+|[ ]*\.[ ]*"
+)
+
+
+class _Obfuscation(NamedTuple):
+    plain: str
+    at: str
+    local_dots: list[str]
+    domain_dots: list[str]
+
+
+def _split_dots(part: str) -> tuple[list[str], list[str]]:
+    words, dots, cursor = [], [], 0
+    for m in _OBF_DOT_TOKEN.finditer(part):
+        words.append(part[cursor : m.start()])
+        dots.append(m.group(0))
+        cursor = m.end()
+    words.append(part[cursor:])
+    return words, dots
+
+
+def _obfuscation(value: str) -> _Obfuscation | None:
+    """How an obfuscated address is written, with its plain form; None for a plain address or
+    a value that is no address."""
+    if _PLAIN_EMAIL.fullmatch(value):
+        return None
+    at = _OBF_AT_TOKEN.search(value)
+    if at is None or at.start() == 0 or at.end() == len(value):
+        return None
+    local_words, local_dots = _split_dots(value[: at.start()])
+    domain_words, domain_dots = _split_dots(value[at.end() :])
+    if not all(local_words) or not all(domain_words) or len(domain_words) < 2:
+        return None
+    plain = ".".join(local_words) + "@" + ".".join(domain_words)
+    return _Obfuscation(plain, at.group(0), local_dots, domain_dots)
+
+
+def plain_email(value: str) -> str | None:
+    """The plain form of an obfuscated address ("tom dot harris at gmail dot com" ->
+    "tom.harris@gmail.com"), None when `value` is plain already or no address."""
+    found = _obfuscation(value)
+    return found.plain if found else None
+
+
+def _rejoin(words: list[str], dots: list[str], fallback: str) -> str:
+    out = [words[0]]
+    for i, word in enumerate(words[1:]):
+        out.append(dots[i] if i < len(dots) else (dots[0] if dots else fallback))
+        out.append(word)
+    return "".join(out)
+
+
+def _obfuscated_like(fake_plain: str, how: _Obfuscation) -> str:
+    local, _, domain = fake_plain.rpartition("@")
+    fallback = (how.local_dots or how.domain_dots or ["."])[0]
+    return (_rejoin(local.split("."), how.local_dots, fallback) + how.at
+            + _rejoin(domain.split("."), how.domain_dots, fallback))
+
+
 def fake_email(
-    real: str, rng: random.Random, *, local_hint: str | None = None, domain_hint: str | None = None
+    real: str, rng: random.Random, *, local_hint: str | None = None, domain_hint: str | None = None,
+    domain_fake: str | None = None,
 ) -> str:
     """first.last / first_last / flast local parts rebuilt from the fake person (`local_hint`) or
     fresh same-gender names; the domain from `domain_hint` or an invented one with the same
-    TLD; webmail domains (gmail.com, orange.fr...) and role mailboxes (contact@) kept."""
+    TLD; webmail domains (gmail.com, orange.fr...) and role mailboxes (contact@) kept.
+    `domain_fake`: the fake registrable domain this conversation already gave the real one.
+    An obfuscated address gets a fake obfuscated the same way."""
+    how = _obfuscation(real) if len(real) <= MAX_EMAIL_LENGTH else None
+    if how is not None:
+        plain = fake_email(how.plain, rng, local_hint=local_hint, domain_hint=domain_hint, domain_fake=domain_fake)
+        return distinct(real, rng, lambda _r: _obfuscated_like(plain, how))
     local, at, domain = real.rpartition("@")
     if not at or len(real) > MAX_EMAIL_LENGTH:
         return fake_username(real, rng)
@@ -235,7 +321,7 @@ def fake_email(
     keep_domain = is_webmail(domain)
 
     def make(r: random.Random) -> str:
-        new_domain = domain if keep_domain else _fake_host(domain, r, domain_hint)
+        new_domain = domain if keep_domain else _fake_host(domain, r, domain_hint, domain_fake)
         return _fake_local(base, r, local_hint, keep_domain) + plus + tag + "@" + new_domain
 
     return distinct(real, rng, make)
@@ -274,7 +360,7 @@ def _fake_path_text(path: str, rng: random.Random) -> str:
     return "/".join(_fake_segment(s, rng) for s in path.split("/"))
 
 
-def fake_url(real: str, rng: random.Random, *, domain_hint: str | None = None) -> str:
+def fake_url(real: str, rng: random.Random, *, domain_hint: str | None = None, domain_fake: str | None = None) -> str:
     """Scheme, port, TLD, generic path words and extensions kept; the host name (unless a public
     platform whose path names the person), personal path segments, query values and fragment
     replaced."""
@@ -295,7 +381,7 @@ def fake_url(real: str, rng: random.Random, *, domain_hint: str | None = None) -
         personal_rest = (new_path, new_query, new_fragment) != (parts.path, parts.query, parts.fragment)
         keep_host = _is_platform(host) and personal_rest
         keep = keep_host or not original_host
-        new_host = original_host if keep else _fake_host(original_host, r, domain_hint)
+        new_host = original_host if keep else _fake_host(original_host, r, domain_hint, domain_fake)
         userinfo, at, _ = parts.netloc.rpartition("@")
         new_userinfo = scramble_word(userinfo, r) + at if at else ""
         netloc = new_userinfo + new_host + port if parts.netloc else ""

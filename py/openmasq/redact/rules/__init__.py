@@ -14,6 +14,7 @@ from .contact import find_contact, find_emails, find_phones
 from .dates import find_dates, find_dates_and_dobs, find_dobs
 from .finance import find_bics, find_cards, find_finance, find_ibans
 from .ids import (
+    find_checked_ids,
     find_dnis,
     find_ids,
     find_nies,
@@ -24,6 +25,7 @@ from .ids import (
     find_ssns,
     find_vats,
 )
+from .labelled import find_labelled
 from .network import find_domains, find_ipv4, find_ipv6, find_macs, find_network, find_urls
 from .numbers import find_amounts, find_amounts_and_numbers, find_numbers
 from .secrets import (
@@ -42,6 +44,7 @@ FAMILIES: dict[str, tuple[Finder, ...]] = {
     "network": (find_network,),
     "finance": (find_finance,),
     "ids": (find_ids,),
+    "labelled": (find_labelled,),
     "contact": (find_contact,),
     "address": (find_addresses,),
     "dates": (find_dates_and_dobs,),
@@ -74,6 +77,11 @@ def detect_ids(text: str) -> list[Span]:
     return run_finders(text, FAMILIES["ids"])
 
 
+def detect_labelled(text: str) -> list[Span]:
+    """Structured values right after their label, whatever their check digits say."""
+    return run_finders(text, FAMILIES["labelled"])
+
+
 def detect_secrets(text: str) -> list[Span]:
     """Private keys, JWTs, API keys, passwords, secret assignments and high-entropy tokens."""
     return run_finders(text, FAMILIES["secrets"])
@@ -103,6 +111,7 @@ __all__ = [
     "detect_dates",
     "detect_finance",
     "detect_ids",
+    "detect_labelled",
     "detect_network",
     "detect_numbers",
     "detect_rules",
@@ -112,6 +121,7 @@ __all__ = [
     "find_apikeys",
     "find_bics",
     "find_cards",
+    "find_checked_ids",
     "find_dates",
     "find_dnis",
     "find_dobs",
@@ -121,6 +131,7 @@ __all__ = [
     "find_ipv4",
     "find_ipv6",
     "find_jwts",
+    "find_labelled",
     "find_macs",
     "find_nies",
     "find_ninos",

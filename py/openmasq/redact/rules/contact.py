@@ -11,6 +11,7 @@ import phonenumbers
 from ...patterns import deferred
 from ..checksums import card_valid, nir_valid, siret_valid
 from ._base import Hit, glued, is_word_char, keyword_before, lowered, near_long_numbers, windowed_matches
+from .labelled import phone_label_before
 
 # --- e-mail ---------------------------------------------------------------------------------
 
@@ -18,15 +19,41 @@ from ._base import Hit, glued, is_word_char, keyword_before, lowered, near_long_
 # no address), the domain forwards; a hostile "a@a@a@..." costs a few steps per "@".
 _LOCAL_PUNCT = ".%+-_"
 _EMAIL_DOMAIN = deferred(r"(?:[^\W_](?:[\w-]{0,62}[^\W_])?\.){1,8}[A-Za-z]{2,24}(?![\w-])")
-_AT_WORDS = r"at|@|arobase|chez"
+# Obfuscated addresses: "jean [at] example [dot] com", "marco[at]libero[dot]it", "p . lambert @
+# orange . fr", "tom dot harris at gmail dot com", "luis [arroba] telefonica [punto] es".
+_AT_WORDS = r"at|@|arobase|arroba|chiocciola|chez|ät|klammeraffe"
 _DOT_WORDS = r"dot|point|punto|punkt|\."
-_OBF_AT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_AT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:at|AT)[ ])"
-_OBF_DOT = rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?:{_DOT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}|[ ](?:dot|DOT)[ ]|\.)"
+_SPELLED_AT = r"at|arroba|chiocciola|arobase"
+_SPELLED_DOT = r"dot|point|punto|punkt"
+_OBF_AT = (
+    rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?i:{_AT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}"
+    rf"|[ ](?:{_SPELLED_AT}|AT)[ ]|[ ]{{1,3}}@[ ]{{0,3}}|@[ ]{{1,3}})"
+)
+_OBF_DOT = (
+    rf"(?:[ ]{{0,3}}[\[({{<][ ]{{0,2}}(?i:{_DOT_WORDS})[ ]{{0,2}}[\])}}>][ ]{{0,3}}"
+    rf"|[ ](?:{_SPELLED_DOT}|DOT)[ ]|[ ]{{1,3}}\.[ ]{{0,3}}|\.[ ]{{1,3}}|\.)"
+)
+_LOCAL_WORD = r"[^\W_][\w%+-]{0,63}"
 _EMAIL_OBFUSCATED = deferred(
-    rf"(?<![\w.%+-])[\w.%+-]{{1,64}}(?i:{_OBF_AT})(?:[^\W_][\w-]{{0,62}}(?i:{_OBF_DOT})){{1,6}}[A-Za-z]{{2,24}}(?![\w-])"
+    rf"(?<![\w.%+-]){_LOCAL_WORD}(?:{_OBF_DOT}{_LOCAL_WORD}){{0,5}}{_OBF_AT}"
+    rf"(?:[^\W_][\w-]{{0,62}}{_OBF_DOT}){{1,6}}[A-Za-z]{{2,24}}(?![\w-])"
 )
 # Searched in the lower-cased text.
-_OBFUSCATION_PROBE = deferred(r"[\[({<] {0,2}(?:at|@|arobase|chez) {0,2}[\])}>]| at \S{1,64} dot ")
+_OBFUSCATION_PROBE = deferred(
+    r"[\[({<] {0,2}(?:at|@|arobase|arroba|chiocciola|chez|ät|klammeraffe) {0,2}[\])}>]"
+    r"| (?:at|arroba|chiocciola|arobase) \S{1,64} (?:dot|point|punto|punkt) | @|@ "
+)
+_BRACKETED = deferred(r"[\[({<]|[ ]@|@[ ]")
+_SPELLED_LOCAL_SEPARATOR = deferred(r"(?i)[ ](?:dot|point|punto|punkt)[ ]|[.\d_-]")
+# Mailbox providers' labels: "tom at gmail dot com" is an address even with a one-word name.
+_MAILBOX_LABELS = frozenset({
+    "gmail", "googlemail", "yahoo", "hotmail", "outlook", "live", "msn", "aol", "icloud", "orange", "wanadoo",
+    "free", "sfr", "laposte", "gmx", "web", "posteo", "proton", "protonmail", "libero", "virgilio", "tiscali",
+    "alice", "telefonica", "terra", "btinternet", "yandex", "zoho", "fastmail",
+})
+_EMAIL_WORDS = deferred(r"(?i)(?:e-?mail|courriel|mail|adresse|address|correo|posta|contact|écri[st]|write)")
+_PERCENT_AT = "%40"
+_SPELLED_AT_SPLIT = deferred(rf"[ ](?:{_SPELLED_AT}|AT)[ ]")
 # Spelled-out "name at host dot com" reads like prose, so it needs a top-level domain people use.
 _COMMON_TLDS = frozenset({
     "com", "org", "net", "fr", "de", "uk", "es", "it", "be", "ch", "eu", "io", "co", "info", "biz",
@@ -71,22 +98,52 @@ def _local_part_start(text: str, at: int) -> int | None:
 
 
 def _obfuscated_emails(text: str) -> list[Hit]:
+    hits = _percent_encoded_emails(text) if _PERCENT_AT in text else []
     anchors = [(m.start(), m.end()) for m in _OBFUSCATION_PROBE.finditer(lowered(text))]
     if not anchors:
-        return []
-    return [
+        return hits
+    return hits + [
         Hit(m.start(), m.end(), "email", 0.9)
-        for m in windowed_matches(text, _EMAIL_OBFUSCATED, anchors, 80, 200)
-        if _is_obfuscated_email(m.group(0)) and not glued(text, m.start(), m.end())
+        for m in windowed_matches(text, _EMAIL_OBFUSCATED, anchors, 120, 240)
+        if _is_obfuscated_email(text, m.start(), m.group(0)) and not glued(text, m.start(), m.end())
     ]
 
 
-def _is_obfuscated_email(value: str) -> bool:
-    if value.startswith(".") or ("@" in value and not re.search(r"[\[({<]| ", value)):
-        return False  # a plain address is found from its "@"
-    bracketed = re.search(r"[\[({<]", value) is not None
+def _is_obfuscated_email(text: str, start: int, value: str) -> bool:
+    """An obfuscated address, not a plain one (found from its "@") nor prose: a spelled-out
+    "x at y dot com" needs a top-level domain people use, and a name with a separator
+    ("tom dot harris", "jdoe42"), a mailbox provider ("at gmail dot com") or an e-mail word
+    before it ("meet at the station", "look at example dot com" are prose)."""
+    if value.startswith(".") or ("@" in value and not _BRACKETED.search(value)):
+        return False
+    if _BRACKETED.search(value):
+        return True
     tld = re.split(r"[ .\])}>]", value)[-1].lower()
-    return bracketed or tld in _COMMON_TLDS
+    if tld not in _COMMON_TLDS:
+        return False
+    parts = _SPELLED_AT_SPLIT.split(value, maxsplit=1)
+    local, domain = parts[0], parts[-1]
+    domain_words = re.split(r"[ .]+", domain.lower())
+    return (
+        _SPELLED_LOCAL_SEPARATOR.search(local) is not None
+        or (domain_words[0] in _MAILBOX_LABELS)
+        or keyword_before(_EMAIL_WORDS, text, start, 30)
+    )
+
+
+def _percent_encoded_emails(text: str) -> list[Hit]:
+    """"email=marie.dupont%40orange.fr" in a URL or query string."""
+    hits: list[Hit] = []
+    at = text.find(_PERCENT_AT)
+    while at != -1:
+        start = at
+        while start > max(0, at - 64) and (text[start - 1].isalnum() or text[start - 1] in ".+-_"):
+            start -= 1
+        m = _EMAIL_DOMAIN.match(text, at + 3) if start < at and text[start] != "." else None
+        if m is not None:
+            hits.append(Hit(start, m.end(), "email", 0.9))
+        at = text.find(_PERCENT_AT, at + 3)
+    return hits
 
 
 # --- phone numbers ---------------------------------------------------------------------------
@@ -118,6 +175,25 @@ _ES_SHAPE = deferred(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}")
 # so a truncated French number is not read as a valid German one.
 _PAIRS = deferred(r"\d\d(?:[ .-]\d\d)+")
 _PAIR_REGIONS = ("FR", "BE", "CH")
+# Shapes unambiguous enough to be phones without a label even when libphonenumber does not know
+# their range (new French mobile ranges, unassigned US area codes...): written the way each
+# country writes its numbers, with its trunk or country prefix, ten digits or more. A compact
+# run ("0639123456") or three groups of three ("612 345 678", an amount's layout) still needs
+# the library or a label.
+_SHAPE_ONLY = deferred(
+    r"0[1-9](?P<fr>[ .-])\d\d(?:(?P=fr)\d\d){3}"  # FR: 06 39 12 34 56
+    r"|\+33[ .-]?(?:\(0\)[ ]?)?[1-9](?:[ .-]?\d\d){4}"  # +33 6 39 12 34 56
+    r"|(?:\+?1[ .-]?)?\([2-9]\d\d\)[ ]?[2-9]\d\d[-. ]\d{4}"  # US: (283) 555-0147
+    r"|(?:1-)?[2-9]\d\d-[2-9]\d\d-\d{4}|[2-9]\d\d\.[2-9]\d\d\.\d{4}"  # 283-555-0147
+    r"|\+1[ .-]?[2-9]\d\d[ .-]?[2-9]\d\d[ .-]?\d{4}"
+    r"|07\d{3} \d{6}|07\d{3} \d{3} \d{3}|\+44[ ]?(?:\(0\)[ ]?)?7\d{3}[ ]?\d{3}[ ]?\d{3}"  # UK mobiles
+    r"|01[5-7]\d{1,2}[ /-]\d{3,4}[ -]?\d{3,4}"  # DE mobiles: 0151 2345678, 0176/123 4567
+    r"|\+49[ ]?(?:\(0\)[ ]?)?1[5-7]\d{1,2}[ /-]?\d{3,4}[ -]?\d{3,4}"
+    r"|[67]\d{2}(?:[ .-]\d{2}){3}|\+34[ ]?[67]\d{2}(?:[ .-]?\d{2}){3}|\+34[ ]?[67]\d{2}(?:[ .-]?\d{3}){2}"  # ES
+    r"|3\d{2}[ .-]\d{3}[ .-]?\d{4}|3\d{2}[ .-]\d{7}|\+39[ ]?3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}"  # IT mobiles
+)
+_SHAPE_SCORE = 0.7
+_LABELLED_SCORE = 0.8
 
 
 def find_phones(text: str) -> list[Hit]:
@@ -235,6 +311,9 @@ def _phone_score(text: str, start: int, end: int, memo: dict[tuple[str, bool], f
     without_trunk = candidate[0] not in "+0" and not candidate.startswith("(0")
     keyword = without_trunk and keyword_before(_PHONE_WORDS, text, start, 40)
     score = _memo_score(candidate, keyword, memo)
+    if score < _LABELLED_SCORE and phone_label_before(text, start):
+        # Right after "tél", "Handy", "móvil"...: any phone-shaped run of digits is the phone.
+        return _LABELLED_SCORE
     if score and score < 0.9 and keyword_before(_ID_WORDS, text, start, 30):
         return 0.0
     return score
@@ -248,6 +327,13 @@ def _memo_score(candidate: str, keyword: bool, memo: dict[tuple[str, bool], floa
 
 
 def _score_candidate(candidate: str, keyword: bool) -> float:
+    score = _library_score(candidate, keyword)
+    if not score and _SHAPE_ONLY.fullmatch(candidate):
+        return _SHAPE_SCORE
+    return score
+
+
+def _library_score(candidate: str, keyword: bool) -> float:
     digits = "".join(ch for ch in candidate if ch.isdigit())
     if candidate.startswith("+"):
         return 1.0 if _valid_international(candidate) else 0.0

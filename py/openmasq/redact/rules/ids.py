@@ -7,14 +7,22 @@ import re
 
 from ...patterns import deferred
 from ..checksums import (
+    abn_valid,
+    cif_valid,
+    codice_fiscale_valid,
     dni_valid,
+    fr_tax_id_valid,
     fr_vat_valid,
+    it_vat_valid,
     nie_valid,
+    nif_klm_valid,
     nino_valid,
     nir_valid,
     siren_valid,
     siret_valid,
     ssn_valid,
+    steuer_id_valid,
+    svnr_valid,
 )
 from ._base import Hit, keyword_before, lowered, most_digits_in_a_run, near_long_numbers, starts_token
 
@@ -175,8 +183,62 @@ def find_ssns(text: str) -> list[Hit]:
     return hits
 
 
+# --- identifiers found anywhere by their check digits ------------------------------------------
+# (by label whatever their check: labelled.py)
+
+_CODICE_FISCALE = deferred(
+    r"(?<![A-Za-z0-9])(?:[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]"
+    r"|[a-z]{6}[0-9lmnpqrstuv]{2}[abcdehlmprst][0-9lmnpqrstuv]{2}[a-z][0-9lmnpqrstuv]{3}[a-z])(?![A-Za-z0-9])"
+)
+_CF_PROBE = deferred(r"[A-Za-z]{6}\d")
+# "12 345 678 901": how Steuer-IDs and ABNs are printed; compact 11 digits only by label.
+_GROUPED_11 = deferred(r"\d(?<![\w.,]\d)(?<!\d[ .]\d)\d [0-9]{3} [0-9]{3} [0-9]{3}(?![\w]|[ .]\d)")
+_SVNR = deferred(r"\d(?<![\w.-]\d)\d[ ]?\d{6}[ ]?[A-Z][ ]?\d{3}(?![\w])")
+_CIF = deferred(r"(?<![\w-])[A-HJNP-SUVW]\d{7}[0-9A-J](?![\w])")
+_NIF_KLM = deferred(r"(?<![\w-])[KLM]\d{7}[A-Z](?![\w])")
+_IT_VAT = deferred(r"(?<![\w])IT[ ]?\d{11}(?![\w]|[ ]\d)")
+# The numéro fiscal as the tax notice prints it: "30 23 217 600 053".
+_FR_TAX_ID = deferred(r"[0-3](?<![\w.,][0-3])(?<!\d[ .][0-3])\d [0-9]{2} [0-9]{3} [0-9]{3} [0-9]{3}(?![\w]|[ .]\d)")
+# A reference named just before: the number is that reference's, whatever its digits say.
+_REFERENCE_WORDS = deferred(
+    r"(?i)(?:commande|order|facture|invoice|r[ée]f[ée]rence|\bref\b|bestell|rechnung|pedido|factura|ordine|"
+    r"fattura|ticket|tracking|suivi|colis|parcel|ean|isbn|gtin|article|artikel|produit|product|sku)"
+)
+
+
+def _unreferenced(text: str, start: int) -> bool:
+    return not keyword_before(_REFERENCE_WORDS, text, start, 30)
+
+
+def find_checked_ids(text: str) -> list[Hit]:
+    """Codice fiscale, SV-Nummer and K/L/M NIF (1.0); grouped Steuer-IDs, ABNs and numéros
+    fiscaux, CIFs and "IT" VAT numbers (0.9, not right after an order or invoice word)."""
+    hits: list[Hit] = []
+    if _CF_PROBE.search(text):
+        hits += [Hit(m.start(), m.end(), "codice_fiscale", 1.0) for m in _CODICE_FISCALE.finditer(text)
+                 if codice_fiscale_valid(m.group(0))]
+    for m in near_long_numbers(text, _GROUPED_11, 11, 2):
+        if not _unreferenced(text, m.start()):
+            continue
+        if steuer_id_valid(m.group(0)):
+            hits.append(Hit(m.start(), m.end(), "steuer_id", 0.9))
+        elif abn_valid(m.group(0)):
+            hits.append(Hit(m.start(), m.end(), "abn", 0.9))
+    hits += [Hit(m.start(), m.end(), "tax_id", 0.9) for m in near_long_numbers(text, _FR_TAX_ID, 13, 2)
+             if fr_tax_id_valid(m.group(0)) and _unreferenced(text, m.start())]
+    hits += [Hit(m.start(), m.end(), "svnr", 1.0) for m in near_long_numbers(text, _SVNR, 6, 6)
+             if svnr_valid(m.group(0))]
+    hits += [Hit(m.start(), m.end(), "cif", 0.9) for m in near_long_numbers(text, _CIF, 7, 3)
+             if cif_valid(m.group(0)) and _unreferenced(text, m.start())]
+    hits += [Hit(m.start(), m.end(), "nif", 1.0) for m in near_long_numbers(text, _NIF_KLM, 7, 3)
+             if nif_klm_valid(m.group(0))]
+    hits += [Hit(m.start(), m.end(), "vat", 1.0) for m in near_long_numbers(text, _IT_VAT, 11, 4)
+             if it_vat_valid(m.group(0))]
+    return hits
+
+
 def find_ids(text: str) -> list[Hit]:
     return (
         find_nirs(text) + find_sirens(text) + find_sirets(text) + find_vats(text)
-        + find_dnis(text) + find_nies(text) + find_ninos(text) + find_ssns(text)
+        + find_dnis(text) + find_nies(text) + find_ninos(text) + find_ssns(text) + find_checked_ids(text)
     )

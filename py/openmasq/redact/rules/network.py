@@ -152,5 +152,95 @@ def find_macs(text: str) -> list[Hit]:
     return [Hit(m.start(), m.end(), "mac", 0.95) for m in windowed_matches(text, _MAC, anchors, 20, 20)]
 
 
+# --- URLs on a person's or a company's own domain, and profile links --------------------------
+
+# Platforms whose profile links name a person: the path that does, after the host.
+_PROFILE_PATH = deferred(r"/(?:in|pub)/[\w%.-]{2,100}/?|/@?[\w%.-]{2,60}/?")
+_PROFILE_HOSTS = {
+    "linkedin.com": "in", "github.com": "one", "gitlab.com": "one", "bitbucket.org": "one",
+    "twitter.com": "one", "x.com": "one", "instagram.com": "one", "facebook.com": "one",
+    "tiktok.com": "at", "medium.com": "at", "youtube.com": "at", "threads.net": "at", "mastodon.social": "at",
+    "behance.net": "one", "dribbble.com": "one", "codepen.io": "one", "about.me": "one", "linktr.ee": "one",
+}
+# First path segments of these platforms that are pages of theirs, not people.
+_PLATFORM_PAGES = frozenset({
+    "about", "apps", "blog", "c", "channel", "codespaces", "collections", "company", "contact", "customer-stories",
+    "discover", "docs", "enterprise", "events", "explore", "features", "feed", "gaming", "groups", "hashtag",
+    "help", "home", "i", "intent", "issues", "jobs", "join", "learning", "legal", "login", "marketplace",
+    "messaging", "mynetwork", "new", "notifications", "organizations", "orgs", "p", "pages", "playlist", "pricing",
+    "privacy", "pulls", "readme", "reel", "reels", "results", "school", "search", "security", "settings", "share",
+    "shorts", "signup", "site", "sponsors", "status", "stories", "tag", "tags", "team", "terms", "topics", "tos",
+    "trending", "user", "watch",
+})
+
+
+def _host_and_path(value: str) -> tuple[str, str]:
+    rest = value.split("//", 1)[-1]
+    host, slash, path = rest.partition("/")
+    host = host.rpartition("@")[2].split(":", 1)[0].lower().rstrip(".")
+    return host.removeprefix("www."), slash + path.split("?", 1)[0].split("#", 1)[0]
+
+
+def _is_profile(value: str) -> bool:
+    """"linkedin.com/in/marie-dupont", "github.com/jdoe42", "medium.com/@jdoe": one person's page."""
+    host, path = _host_and_path(value)
+    style = _PROFILE_HOSTS.get(host)
+    if style is None or not path.strip("/"):
+        return False
+    m = _PROFILE_PATH.fullmatch(path)
+    if m is None:
+        return False
+    segments = [seg for seg in path.split("/") if seg]
+    if style == "in":
+        return segments[0] in ("in", "pub") and len(segments) == 2
+    handle = segments[0]
+    if style == "at" and not handle.startswith("@"):
+        return False
+    return len(segments) == 1 and handle.lstrip("@").lower() not in _PLATFORM_PAGES
+
+
+def _registrable(host: str) -> str:
+    labels = host.lower().strip(".").split(".")
+    if len(labels) >= 3 and labels[-2] in ("co", "com", "org", "net", "gouv", "gov", "ac", "asso"):
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+def find_personal_web(text: str, web: list[Hit]) -> list[Hit]:
+    """Among URL and domain hits: profile links naming a person ("profile", score 1.0), and
+    addresses on the domain of an e-mail address of the same text ("site", score 1.0: masked with
+    the e-mail, whose faked domain the site would otherwise give away)."""
+    if not web:
+        return []
+    from ..fakes.web import plain_email
+    from .contact import find_emails  # only texts with a URL or domain pay for a second e-mail scan
+
+    mail_domains = set()
+    for hit in find_emails(text) if ("@" in text or "%40" in text or " at " in text or "[" in text
+                                     or "(" in text) else []:
+        value = text[hit.start : hit.end]
+        domain = (plain_email(value) or value).rpartition("@")[2]
+        if "." in domain:
+            mail_domains.add(_registrable(domain))
+    hits: list[Hit] = []
+    for hit in web:
+        value = text[hit.start : hit.end]
+        if _is_profile(value):
+            hits.append(Hit(hit.start, hit.end, "profile", 1.0))
+        elif mail_domains and _registrable(_host_and_path(value)[0]) in mail_domains - _MAILBOX_DOMAINS:
+            hits.append(Hit(hit.start, hit.end, "site", 1.0))
+    return hits
+
+
+# A mailbox provider's domain says nothing about its users' own sites.
+_MAILBOX_DOMAINS = frozenset({
+    "gmail.com", "googlemail.com", "outlook.com", "outlook.fr", "hotmail.com", "hotmail.fr", "live.com", "live.fr",
+    "yahoo.com", "yahoo.fr", "icloud.com", "me.com", "orange.fr", "wanadoo.fr", "free.fr", "sfr.fr", "laposte.net",
+    "gmx.de", "gmx.net", "web.de", "t-online.de", "libero.it", "virgilio.it", "aol.com", "proton.me",
+    "protonmail.com",
+})
+
+
 def find_network(text: str) -> list[Hit]:
-    return find_urls(text) + find_domains(text) + find_ipv4(text) + find_ipv6(text) + find_macs(text)
+    web = find_urls(text) + find_domains(text)
+    return web + find_personal_web(text, web) + find_ipv4(text) + find_ipv6(text) + find_macs(text)

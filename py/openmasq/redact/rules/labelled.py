@@ -1,0 +1,291 @@
+"""Structured values by context: a value in the shape of an IBAN, card, national or tax ID,
+bank account or record number right after its label ("Mon IBAN : FR76 ...", "carte 4970 ...",
+"NIR 1 84 12 ...", "MRN: 00458213") is masked whatever its check digits say: a typo is still
+the user's number. Unlabelled numbers keep their checksum validation (finance.py, ids.py), so
+order numbers, amounts and references stay as they are.
+
+A label is a word or phrase of one of five languages; between it and the value only a few
+filler words and punctuation ("n°", "est", "de la", ":"). The value is read with the shapes
+of the label's family, in order; the first that fits gives the kind (score 0.8, below the
+checksum detectors' 1.0, which win on the same span)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...patterns import deferred
+from ..checksums import compact
+from ._base import Hit, lowered
+from .finance import IBAN_LENGTHS
+
+LABELLED_SCORE = 0.8
+
+# A digit run with single separators, of `low` to `high` digits, not cut inside a longer run.
+def _digits(low: int, high: int, seps: str = r" .\-") -> str:
+    return rf"\d(?:[{seps}]?\d){{{low - 1},{high - 1}}}(?![\w]|[{seps}]\d)"
+
+
+_SHAPES: dict[str, str] = {
+    "iban": r"[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){10,32}(?![a-z0-9])",
+    "rib": r"\d{5}[ ]?\d{5}[ ]?[0-9A-Z]{11}[ ]?\d{2}(?![\w])",
+    "card": r"\d{4}(?:[ -]?\d{3,6}){2,4}(?![\w])|\d{13,19}(?![\w])",
+    "nir": r"\d[ .-]?\d{2}[ .-]?\d{2}[ .-]?(?:\d{2}|2[ABab])[ .-]?\d{3}[ .-]?\d{3}(?:[ .-]?\d{2})?(?![\w]|[ .-]\d)",
+    "dni": r"\d{2}\.?\d{3}\.?\d{3}[ -]?[A-Za-z](?![\w])",
+    "nie": r"[XYZxyz][ -]?\d{7}[ -]?[A-Za-z](?![\w])",
+    "nif": r"[KLMklm][ -]?\d{7}[ -]?[A-Za-z](?![\w])",
+    "cif": r"[A-HJNP-SUVW][ -]?\d{7}[ -]?[0-9A-J](?![\w])",
+    "codice_fiscale": r"(?i:[A-Z]{6}[ ]?[0-9A-Z]{2}[A-Z][0-9A-Z]{2}[ ]?[A-Z][0-9A-Z]{3}[A-Z])(?![\w])",
+    "svnr": r"\d{2}[ ]?\d{6}[ ]?[A-Za-z][ ]?\d{3}(?![\w])",
+    "ssn": _digits(9, 9, " .-"),
+    "nino": r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}(?:[ ]?[A-Da-d])?(?![\w])",
+    "steuer_id": _digits(11, 11, " /"),
+    "siren": _digits(9, 9, " ."),
+    "siret": _digits(14, 14, " ."),
+    "fr_vat": r"FR[ ]?[0-9A-Z]{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w]|[ ]\d)",
+    "ein": r"\d{2}-\d{7}(?![\w]|-\d)|\d{9}(?![\w])",
+    "abn": _digits(11, 11, " "),
+    "tfn": _digits(8, 9, " "),
+    "tax_number": _digits(10, 13, " /"),
+    "sort_code": r"\d{2}[- ]\d{2}[- ]\d{2}(?![\w]|[- ]\d)|\d{6}(?![\w])",
+    "account": _digits(6, 12, " -"),
+    "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
+    "id_card": r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])",
+    "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
+}
+_SHAPE_PATTERNS = {name: deferred(source) for name, source in _SHAPES.items()}
+
+# Each family: its labels (lower-case regex) and the (shape, kind) pairs tried in order.
+_FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "idcard": (
+        r"personalausweis(?:nummer|-?nr\.?)?|ausweis(?:nummer|-?nr\.?)?|id-?karte|"
+        r"cartes? (?:nationale )?d['’]identit[ée]|cni|carta (?:d['’]|di )identit[àa]|"
+        r"identity card(?: number| no\.?)?|id card(?: number| no\.?)?|documento de identidad",
+        (("dni", "dni"), ("nie", "nie"), ("id_card", "id_card")),
+    ),
+    "iban": (
+        r"iban|rib|relev[ée] d['’]identit[ée] bancaire|bankverbindung|kontoverbindung|c[oó]digo iban",
+        (("iban", "iban"), ("rib", "iban")),
+    ),
+    "account": (
+        r"account (?:number|no\.?|n°|#)|acc(?:oun)?t\.? no\.?|a/c(?: no\.?)?|bank account|kontonummer|"
+        r"konto-?nr\.?|kto\.?-?nr\.?|num[ée]ro de compte(?: bancaire)?|n° de compte(?: bancaire)?|"
+        r"n[úu]mero de cuenta|numero di conto(?: corrente)?|numero conto|conto corrente",
+        (("iban", "iban"), ("rib", "iban"), ("account", "account_number")),
+    ),
+    "sort_code": (r"sort[ -]?code|s/c", (("sort_code", "sort_code"),)),
+    "card": (
+        r"cartes? bancaires?|cartes? de cr[ée]dit|carte(?! (?:vitale|grise|sim|de s[ée]jour|d['’]identit))|"
+        r"cb|credit card|debit card|card(?: number| no\.?| n°)?|kartennummer|kreditkarte(?:nnummer)?|"
+        r"karte|tarjeta(?: de cr[ée]dito| de d[ée]bito)?|carta(?: di credito| di debito| prepagata)?|"
+        r"visa|mastercard|amex",
+        (("card", "card"),),
+    ),
+    "nir": (
+        r"nir|n° (?:de )?s[ée]cu(?:rit[ée] sociale)?|num[ée]ro (?:de )?s[ée]cu(?:rit[ée] sociale)?|"
+        r"s[ée]curit[ée] sociale|s[ée]cu|carte vitale|insee|n° ss|num[ée]ro ss",
+        (("nir", "nir"),),
+    ),
+    "ssn": (
+        r"ssn|social security(?: number| no\.?| #)?|soc\.? sec\.?(?: no\.?)?|ss#",
+        (("ssn", "ssn"),),
+    ),
+    "nino": (r"national insurance(?: number| no\.?)?|ni number|ni no\.?|nino", (("nino", "nino"),)),
+    "dni": (r"dni|d\.n\.i\.?", (("dni", "dni"), ("nie", "nie"))),
+    "nie": (r"nie|n\.i\.e\.?|n[úu]mero de identidad de extranjero", (("nie", "nie"), ("dni", "dni"))),
+    "nif": (
+        r"nif|n\.i\.f\.?",
+        (("dni", "dni"), ("nie", "nie"), ("nif", "nif"), ("cif", "cif"), ("tax_number", "tax_id")),
+    ),
+    "cif": (r"cif|c\.i\.f\.?", (("cif", "cif"),)),
+    "codice_fiscale": (
+        r"codice fiscale|cod\.? ?fisc(?:ale)?\.?|c\.f\.|cf",
+        (("codice_fiscale", "codice_fiscale"),),
+    ),
+    "steuer_id": (
+        r"steuer-?id(?:entifikationsnummer)?|steuer-?idnr\.?|steueridentifikationsnummer|"
+        r"steuerliche identifikationsnummer|identifikationsnummer|idnr\.?",
+        (("steuer_id", "steuer_id"),),
+    ),
+    "tax": (
+        r"num[ée]ro fiscal(?: de r[ée]f[ée]rence)?|n° fiscal|identifiant fiscal|spi|"
+        r"num[ée]ro d['’]identification fiscale|steuernummer|steuer-?nr\.?|tax id(?: number)?|tin|"
+        r"taxpayer id(?:entification number)?",
+        (("ein", "ein"), ("steuer_id", "steuer_id"), ("tax_number", "tax_id")),
+    ),
+    "svnr": (
+        r"sozialversicherungs-?nummer|sv-?nummer|sv-?nr\.?|svnr|rentenversicherungs-?nummer|rv-?nummer|"
+        r"versicherungsnummer",
+        (("svnr", "svnr"), ("record", "record_id")),
+    ),
+    "ein": (
+        r"ein|fein|employer identification number|employer id(?:entification)?(?: number| no\.?)?",
+        (("ein", "ein"),),
+    ),
+    "abn": (r"abn|australian business number", (("abn", "abn"),)),
+    "tfn": (r"tfn|tax file number", (("tfn", "tfn"),)),
+    "siren": (r"siren", (("siren", "siren"),)),
+    "siret": (r"siret", (("siret", "siret"),)),
+    "vat": (
+        r"tva(?: intra(?:communautaire)?)?|vat(?: number| no\.?| id)?|num[ée]ro de tva",
+        (("fr_vat", "vat"),),
+    ),
+    "passport": (
+        r"passeports?|passports?|reisepass(?:nummer|-?nr\.?)?|pass-?nr\.?|passnummer|pasaportes?|passaport[oi]",
+        (("passport", "passport"),),
+    ),
+    "record": (
+        r"mrn|medical record(?: number| no\.?)?|patient(?: id| number| no\.?| n°| #)|"
+        r"patienten-?(?:nummer|nr\.?|id)|n° (?:de )?patient|num[ée]ro (?:de )?patient|"
+        r"dossier (?:patient|m[ée]dical)|ipp|personalnummer|personal-?nr\.?|mitarbeiter-?(?:nummer|nr\.?|id)|"
+        r"matricule|matrikel-?(?:nummer|nr\.?)|employee (?:id|number|no\.?|#)|staff (?:id|number|no\.?)|"
+        r"student (?:id|number|no\.?)|num[ée]ro (?:d['’])?[ée]tudiant|n° (?:d['’])?[ée]tudiant|"
+        r"n° (?:d['’])?adh[ée]rent|num[ée]ro (?:d['’])?adh[ée]rent|membership (?:number|no\.?)|"
+        r"member (?:id|number|no\.?)|mitglieds-?(?:nummer|nr\.?)|"
+        r"n[úu]mero de (?:socio|empleado|historia(?: cl[íi]nica)?|paciente)|historia cl[íi]nica|nhc|"
+        r"numero (?:di )?(?:matricola|tessera|paziente|cartella(?: clinica)?)|matricola|cartella clinica|"
+        r"nhs (?:number|no\.?)|versichertennummer|krankenversicherungsnummer|ine",
+        (("record", "record_id"),),
+    ),
+}
+# Short labels that are also words ("ein" in German, "cf." for "confer", "nie" "never"): only
+# in capitals.
+_CAPITALS_ONLY = frozenset({
+    "ein", "cf", "cb", "tin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
+    "nif", "cif", "dni", "nir", "ssn", "nino", "svnr",
+})
+_LABEL = deferred(
+    r"(?<![\w])(?:" + "|".join(f"(?P<{name}>{labels})" for name, (labels, _) in _FAMILIES.items()) + r")(?![\w])"
+)
+_LABEL_PROBE = deferred(r"\d")
+# Between a label and its value: spaces, one line break, punctuation and up to three short words.
+_GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.()\-–]|[^\W\d_]{1,12}(?=[ \t:°º.]))*")
+_GAP_MAX = 36
+_GAP_WORDS = deferred(r"[^\W\d_]+")
+# A gap naming another thing: the value after it is that thing's ("CB, commande n° 4970...").
+_OTHER_THINGS = frozenset({
+    "commande", "order", "facture", "invoice", "réf", "ref", "référence", "reference", "bestellung",
+    "rechnung", "pedido", "factura", "ordine", "fattura", "ticket", "contrat", "contract", "suivi",
+    "tracking", "colis", "parcel", "dossier", "montant", "amount", "betrag", "importe", "importo",
+    "total", "prix", "price", "code", "version", "date",
+})
+
+
+def find_labelled(text: str) -> list[Hit]:
+    """Values in the shape of their label's family, right after the label (score 0.8)."""
+    if not _LABEL_PROBE.search(text):
+        return []
+    hits: list[Hit] = []
+    for label in _LABEL.finditer(lowered(text)):
+        family = label.lastgroup
+        if family is None or not _label_written_so(text, label.start(), label.end()):
+            continue
+        hit = _value_after(text, label.end(), _FAMILIES[family][1])
+        if hit is not None:
+            hits.append(hit)
+    return hits
+
+
+def _label_written_so(text: str, start: int, end: int) -> bool:
+    word = text[start:end]
+    return word.lower() not in _CAPITALS_ONLY or word.isupper()
+
+
+def _value_after(text: str, label_end: int, shapes: tuple[tuple[str, str], ...]) -> Hit | None:
+    """The first value of the family's shapes after the label's gap."""
+    gap = _GAP.match(text, label_end)
+    gap_end = gap.end() if gap else label_end
+    # The gap's words may include the value's first letters ("FR76", "X1234567L"): every word
+    # start within the gap is a possible value start, the latest first tried last.
+    starts = [label_end + i for i, ch in enumerate(text[label_end:gap_end + 1]) if _starts_value(text, label_end + i)]
+    for start in starts:
+        if start - label_end > _GAP_MAX or not _plain_gap(text[label_end:start]):
+            break
+        for shape, kind in shapes:
+            m = _SHAPE_PATTERNS[shape].match(text, start)
+            if m is None:
+                continue
+            end = _VALIDATE.get(shape, _any_digits)(m.group(0))
+            if end:
+                return Hit(start, start + end, kind, LABELLED_SCORE)
+    return None
+
+
+def _starts_value(text: str, i: int) -> bool:
+    return i < len(text) and text[i].isalnum() and (i == 0 or not text[i - 1].isalnum())
+
+
+def _plain_gap(gap: str) -> bool:
+    words = [w.lower() for w in _GAP_WORDS.findall(gap)]
+    return len(words) <= 3 and not any(w in _OTHER_THINGS for w in words) and "\n\n" not in gap
+
+
+def _any_digits(value: str) -> int:
+    return len(value) if any(ch.isdigit() for ch in value) else 0
+
+
+def _iban_end(value: str) -> int:
+    """The longest cut at a separator whose compact length suits the country (one character
+    more or less: a typo may drop or double one), else 0."""
+    expected = IBAN_LENGTHS.get(value[:2])
+    lengths = range(expected - 1, expected + 2) if expected else range(15, 35)
+    cuts = [len(value)] + [i for i in range(len(value) - 1, 4, -1) if value[i] in " -"]
+    for cut in cuts:
+        if len(compact(value[:cut])) in lengths:
+            return len(value[:cut].rstrip(" -"))
+    return 0
+
+
+def _card_end(value: str) -> int:
+    return len(value) if 13 <= len(compact(value)) <= 19 else 0
+
+
+def _letters_and_digits(min_digits: int) -> Callable[[str], int]:
+    def check(value: str) -> int:
+        digits = sum(ch.isdigit() for ch in value)
+        return len(value) if digits >= min_digits and value.upper() == value else 0
+    return check
+
+
+_DATE_OR_VERSION = deferred(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|v?\d+(?:\.\d+){1,3}")
+
+
+def _record_end(value: str) -> int:
+    """A record number has three digits or more and is no date, version or plain word."""
+    if sum(ch.isdigit() for ch in value) < 3 or _DATE_OR_VERSION.fullmatch(value):
+        return 0
+    return len(value)
+
+
+def _codice_fiscale_end(value: str) -> int:
+    return len(value) if sum(ch.isdigit() for ch in value) >= 3 else 0
+
+
+_VALIDATE: dict[str, Callable[[str], int]] = {
+    "iban": _iban_end,
+    "card": _card_end,
+    "passport": _letters_and_digits(4),
+    "id_card": _letters_and_digits(3),
+    "record": _record_end,
+    "codice_fiscale": _codice_fiscale_end,
+}
+
+# For contact.py: the words after which any phone-shaped run of digits is a phone.
+PHONE_LABELS = deferred(
+    r"(?<![\w])(?:t[ée]l(?:[ée]phone|efon(?:o|nummer)?)?|phone(?: number)?|mobile?|mobil(?:nummer|telefon)?|"
+    r"portable|cell(?:ulare|phone)?|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy(?:nummer)?|whats ?app|"
+    r"rufnummer|cellulaire|natel|numéro de (?:t[ée]l[ée]phone|portable|mobile)|phone no\.?)(?![\w])"
+)
+
+
+def phone_label_before(text: str, start: int) -> bool:
+    """True when a phone label ends right before `start`, with only a plain gap between."""
+    low = lowered(text)
+    window_start = max(0, start - 48)
+    for label in PHONE_LABELS.finditer(low, window_start, start):
+        gap = text[label.end() : start]
+        m = _GAP.match(text, label.end(), start)
+        if m is not None and m.end() == start and len(gap) <= _GAP_MAX and _plain_gap(gap):
+            return True
+    return False
+
+

@@ -1,0 +1,182 @@
+"""Structured values by context: after its label a value in the right shape is masked whatever
+its check digits say; without a label, the checksum still decides. Phones of ranges the phone
+library does not know, by their unambiguous shape. Round trips through redact and restore."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact import RedactOptions, Vault, pseudonymise
+from openmasq.redact.restore import Restorer
+from openmasq.redact.rules import detect_labelled, detect_rules
+from openmasq.redact.stream import StreamRestorer
+
+KEY = bytes(range(32))
+
+
+def kinds_at(text: str, value: str) -> set[str]:
+    start = text.index(value)
+    return {s.kind for s in detect_rules(text) if (s.start, s.end) == (start, start + len(value))}
+
+
+# (text, value, kind): every value fails its check (or the phone library), every one has its label.
+LABELLED = [
+    # fr
+    ("Mon IBAN : FR76 3000 6000 0112 3456 7890 188", "FR76 3000 6000 0112 3456 7890 188", "iban"),
+    ("RIB : 30006 00001 12345678901 89", "30006 00001 12345678901 89", "iban"),
+    ("carte 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
+    ("payé par CB 4970101234567891 hier", "4970101234567891", "card"),
+    ("NIR 1 84 12 75 108 234 55", "1 84 12 75 108 234 55", "nir"),
+    ("mon n° de sécu est le 184127510823455", "184127510823455", "nir"),
+    ("SIREN : 732 829 321", "732 829 321", "siren"),
+    ("SIRET 732 829 320 00075", "732 829 320 00075", "siret"),
+    ("TVA FR45 732829320", "FR45 732829320", "vat"),
+    ("numéro fiscal 3023217600054", "3023217600054", "tax_id"),
+    ("passeport n° 12AB34567", "12AB34567", "passport"),
+    ("matricule 4521-B", "4521-B", "record_id"),
+    ("n° patient : 778812", "778812", "record_id"),
+    ("n° adhérent 2024-5581", "2024-5581", "record_id"),
+    ("dossier patient 00458213", "00458213", "record_id"),
+    # en
+    ("card number 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
+    ("SSN: 666-12-3456", "666-12-3456", "ssn"),
+    ("NI number: QQ 12 34 56 C", "QQ 12 34 56 C", "nino"),
+    ("passport number 123456789", "123456789", "passport"),
+    ("EIN 12-3456789", "12-3456789", "ein"),
+    ("ABN 51 824 753 557", "51 824 753 557", "abn"),
+    ("TFN 123 456 783", "123 456 783", "tfn"),
+    ("sort code 12-34-56, account number 12345678", "12-34-56", "sort_code"),
+    ("sort code 12-34-56, account number 12345678", "12345678", "account_number"),
+    ("MRN: 00458213", "00458213", "record_id"),
+    ("employee ID E-20931", "E-20931", "record_id"),
+    ("student number S1234567", "S1234567", "record_id"),
+    # de
+    ("Kartennummer 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
+    ("IBAN: DE89 3704 0044 0532 0130 01", "DE89 3704 0044 0532 0130 01", "iban"),
+    ("Steuer-ID: 12 345 678 901", "12 345 678 901", "steuer_id"),
+    ("Personalausweis: T220001294", "T220001294", "id_card"),
+    ("Reisepass C01X00T47", "C01X00T47", "passport"),
+    ("SV-Nummer 15 070649 C 104", "15 070649 C 104", "svnr"),
+    ("Personalnummer 004711", "004711", "record_id"),
+    # es
+    ("tarjeta 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
+    ("DNI 12345678A", "12345678A", "dni"),
+    ("NIE X1234567A", "X1234567A", "nie"),
+    ("NIF K1234567A", "K1234567A", "nif"),
+    ("pasaporte PAA123456", "PAA123456", "passport"),
+    ("número de historia clínica 558812", "558812", "record_id"),
+    # it
+    ("carta di credito 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
+    ("codice fiscale RSSMRA85T10A562X", "RSSMRA85T10A562X", "codice_fiscale"),
+    ("passaporto YA1234567", "YA1234567", "passport"),
+    ("numero di matricola 88123", "88123", "record_id"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "kind"), LABELLED)
+def test_value_in_shape_after_its_label_is_found_whatever_its_check(text: str, value: str, kind: str) -> None:
+    assert kind in kinds_at(text, value)
+
+
+# Without a label, a failed check leaves the value alone: order numbers, amounts, references.
+UNLABELLED = [
+    "commande n° 4970101234567891",
+    "order 4970 1012 3456 7891 shipped",
+    "FR76 3000 6000 0112 3456 7890 188",
+    "1 84 12 75 108 234 55",
+    "Rechnung 12 345 678 901",
+    "ref A58818502",
+    "12345678A",
+    "RSSMRA85T10A562X",
+    "Facture 2024-5581 : 1 250,00 €",
+    "version 4.12.1, build 20240312",
+    "sha 4970101234567891abcdef",
+]
+
+
+@pytest.mark.parametrize("text", UNLABELLED)
+def test_unlabelled_value_failing_its_check_is_left_alone(text: str) -> None:
+    structured = {"iban", "card", "nir", "steuer_id", "cif", "dni", "codice_fiscale", "record_id", "phone"}
+    assert not [s for s in detect_rules(text) if s.kind in structured]
+
+
+# A label then something else: no value of the label's kind.
+LABEL_NEAR_MISSES = [
+    "carte vitale perdue le 12/03/2024",
+    "CB, commande n° 4970101234567891",
+    "la carte coûte 1 250 000 €",
+    "carte 12 345",
+    "patient de 45 ans",
+    "matricule inconnu",
+    "IBAN à venir",
+    "DNI pendiente",
+    "ein 12345678 Stück",  # German "ein" is no EIN
+    "cf. page 12",
+    "tel que 12 %",
+]
+
+
+@pytest.mark.parametrize("text", LABEL_NEAR_MISSES)
+def test_label_without_a_value_of_its_shape_finds_nothing(text: str) -> None:
+    assert detect_labelled(text) == []
+
+
+# --- phones -------------------------------------------------------------------------------------
+
+SHAPE_PHONES = [
+    "06 39 12 34 56",  # a French mobile range the library does not know
+    "06.39.12.34.56",
+    "+33 6 39 12 34 56",
+    "(283) 555-0147",  # an unassigned US area code
+    "283-555-0147",
+    "07000 123456",  # UK 07
+    "0151 2345678",  # German mobiles
+    "612 34 56 78",  # Spanish mobiles
+    "712 34 56 78",
+    "333 123 4567",  # Italian mobiles
+]
+
+
+@pytest.mark.parametrize("phone", SHAPE_PHONES)
+def test_phone_of_an_unambiguous_shape_is_found_without_a_label(phone: str) -> None:
+    text = f"Joignable au {phone} demain."
+    assert "phone" in kinds_at(text, phone)
+
+
+@pytest.mark.parametrize(("label", "phone"), [
+    ("tél :", "06 39 12 34"), ("Tel.", "0639 12 34 56"), ("portable", "0639 12 34 567"),
+    ("Handy:", "0152 1234 56"), ("móvil", "600 000 00"), ("cellulare", "300 1234 567"), ("phone", "1234 5678 90"),
+])
+def test_any_phone_shaped_run_after_a_phone_label_is_a_phone(label: str, phone: str) -> None:
+    text = f"{label} {phone}"
+    assert "phone" in kinds_at(text, phone)
+
+
+NOT_PHONES = [
+    "06 39 12 34",  # four pairs, no label
+    "commande 283-555-0147",
+    "le 12/03/2024 à 14h30",
+    "Montant : 612 345 678 €",
+    "ISBN 978-2-07-036822-8",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PHONES)
+def test_no_phone_in_references_dates_and_amounts(text: str) -> None:
+    assert not [s for s in detect_rules(text) if s.kind == "phone"]
+
+
+# --- round trips --------------------------------------------------------------------------------
+
+ROUND_TRIPS = [text for text, _, _ in LABELLED] + [f"Joignable au {phone} demain." for phone in SHAPE_PHONES]
+
+
+@pytest.mark.parametrize("level", ["standard", "renforce", "strict"])
+@pytest.mark.parametrize("text", ROUND_TRIPS)
+def test_labelled_value_is_masked_at_every_level_and_restored(text: str, level: str) -> None:
+    result = pseudonymise(text, Vault.new(KEY), RedactOptions(level=level))
+    assert result.text != text
+    assert Restorer(result.vault).restore(result.text) == text
+    stream = StreamRestorer(result.vault)
+    streamed = "".join(stream.feed(result.text[i : i + 3]) for i in range(0, len(result.text), 3)) + stream.flush()
+    assert streamed == text
