@@ -29,7 +29,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from openmasq.ner import features  # noqa: E402
 from openmasq.ner.measure import (  # noqa: E402
     ALL_LANGS,
+    OVER_PER_LEAK,
     as_shipped,
+    cost,
     decision,
     format_comparison,
     format_trials,
@@ -134,10 +136,10 @@ def ner_tables(tagger: Tagger) -> tuple[dict[str, frozenset[str]], dict[str, flo
             outcome = run_engine(pooled, with_kinds(pooled_raw, frozenset({kind}), threshold))
             cells = (f"{lang} {outcome.leaks(lang)} {outcome.over(lang)}" for lang in langs)
             print(f"at {threshold:<5}   ", "  ".join(cells))
-            leaks, over = outcome.leaks(ALL_LANGS), outcome.over(ALL_LANGS)
-            ranked.append((leaks[1] + over[1], leaks[1], threshold))
-        best[kind] = min(ranked)[2]
-        print(f"fewest leaked values + replacements on no label: at {best[kind]}")
+            ranked.append((cost(outcome.leaks(ALL_LANGS), outcome.over(ALL_LANGS)), -threshold))
+        best[kind] = -min(ranked)[1]
+        print(f"lowest cost ({OVER_PER_LEAK} x leaks + replacements on no label), ties to the higher threshold: "
+              f"at {best[kind]}")
 
     print(f"\n=== one model kind at a time, {' + '.join(DECIDING)}, thresholds {ner_merge.SCORE_THRESHOLDS} ===")
     found = trials(pooled, pooled_raw, None, baseline)

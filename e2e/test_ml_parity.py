@@ -1,6 +1,7 @@
 """ml-worker (transformers.js + onnxruntime-web in Chromium) against the CPython path on the same model files:
-e5 embeddings agree (cosine >= 0.999 per text, FR/EN/DE/ES/JA/ZH/RU) and Rampart NER spans are the same spans
-(same code-point offsets and labels; scores within 1e-3) as openmasq.ner.Recogniser's."""
+e5 embeddings agree (cosine >= 0.999 per text, FR/EN/DE/ES/JA/ZH/RU), and the NER network run by the worker on
+the arrays openmasq.ner.features made gives, once decoded, the same spans (code-point offsets and labels; scores
+within 1e-3) as openmasq.ner.runtime.Tagger on CPython."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from ml_probe import MlWorker, open_ml_worker
 
 embed = pytest.importorskip("openmasq.embed")
-ner = pytest.importorskip("openmasq.ner")
+ner = pytest.importorskip("openmasq.ner.runtime")
+from openmasq.ner import decode, features  # noqa: E402
 
 PARITY_MIN_COSINE = 0.999  # issue 7
 SCORE_TOLERANCE = 1e-3  # the two runtimes' float sums differ in the last digits; spans are rounded to 4
@@ -54,8 +56,10 @@ NER_SENTENCES = [
     # de
     "Mein Name ist Klaus Becker, ich wohne in der Bahnhofstraße 14 in Hamburg.",
     "Frau Anna Schmidt hat gestern aus Berlin angerufen.",
-    # es
+    # es, it, lower case
     "Me llamo Lucía García y vivo en la calle Mayor 5 de Madrid.",
+    "merci à karim pour le devis, on valide avec dupont transports",
+    "Ho un appuntamento con l'avvocato Giulia Ferri a Bologna, studio Ferri & Conti.",
     "Carlos Fernández nos espera en Valencia el jueves.",
     # long text: several windows of the model
     " ".join(["Paul Martin a appelé Claire Bernard au sujet du dossier de Nantes."] * 60),
@@ -78,11 +82,8 @@ def embedder() -> Any:
 
 
 @pytest.fixture(scope="module")
-def recogniser() -> Any:
-    try:
-        return ner.Recogniser(ner.default_model_dir())
-    except ner.ModelNotBuilt as missing:
-        pytest.skip(str(missing))
+def tagger() -> Any:
+    return ner.Tagger()  # committed in the repo: never missing
 
 
 @pytest.fixture
@@ -112,24 +113,39 @@ def test_query_and_passage_prefixes_give_different_vectors(ml: MlWorker) -> None
     assert cosine(query, passage) < 0.999
 
 
-def test_browser_ner_spans_equal_cpython_recogniser(ml: MlWorker, recogniser: Any) -> None:
+def test_browser_ner_spans_equal_cpython_tagger(ml: MlWorker, tagger: Any) -> None:
     found_any = 0
     for text in NER_SENTENCES:
-        browser = ml.ner(text)
-        cpython = recogniser.spans(text)
-        assert [(s["start"], s["end"], s["kind"], s["value"]) for s in browser] == [
+        feats = features.featurise(text)
+        browser = decode.spans(text, feats, ml.tag(feats))
+        cpython = tagger.spans(text)
+        assert [(s.start, s.end, s.kind, s.value) for s in browser] == [
             (s.start, s.end, s.kind, s.value) for s in cpython
         ], text
-        assert all(abs(b["score"] - c.score) <= SCORE_TOLERANCE for b, c in zip(browser, cpython, strict=True))
+        assert all(abs(b.score - c.score) <= SCORE_TOLERANCE for b, c in zip(browser, cpython, strict=True))
         found_any += len(browser)
     assert found_any >= len(NER_SENTENCES)  # the sentences do name people: an empty model output would fail
 
 
+def test_browser_scores_equal_cpython_scores(ml: MlWorker, tagger: Any) -> None:
+    feats = features.featurise(NER_SENTENCES[0])
+    browser = ml.tag(feats)
+    cpython = tagger.scores(feats).ravel().tolist()
+    assert len(browser) == len(cpython)
+    assert max(abs(a - b) for a, b in zip(browser, cpython, strict=True)) < 1e-3
+
+
 def test_ner_offsets_are_code_points_of_the_text(ml: MlWorker) -> None:
     text = NER_SENTENCES[-1]
-    spans = ml.ner(text)
-    assert spans and all(text[s["start"] : s["end"]] == s["value"] for s in spans)
-    assert any(s["value"] == "Hélène" for s in spans)
+    feats = features.featurise(text)
+    spans = decode.spans(text, feats, ml.tag(feats))
+    assert spans and all(text[s.start : s.end] == s.value for s in spans)
+    assert any(s.value == "Hélène Rousseau" for s in spans)
+
+
+def test_tag_requests_that_do_not_fit_are_refused(ml: MlWorker) -> None:
+    assert ml.call({"type": "tag", "ids": [1, 2, 3], "flags": [], "windows": 1, "length": 1})["kind"] == "bad_request"
+    assert ml.call({"type": "tag", "ids": "x", "flags": [], "windows": 1, "length": 1})["kind"] == "bad_request"
 
 
 def test_bad_requests_get_errors_not_silence(ml: MlWorker) -> None:

@@ -37,6 +37,13 @@ def test_model_labels_become_engine_kinds():
     assert (spans[0].start, spans[0].end) == (0, 12)
 
 
+def test_an_organisation_cut_in_two_is_one_organisation():
+    text = "Ruf die Müller Logistik GmbH in Hamburg an."
+    found = [raw(text, "Müller", "org", 0.6), raw(text, "Logistik GmbH", "org"), raw(text, "Hamburg", "loc")]
+    assert values(engine_spans(text, found)) == [("Müller Logistik GmbH", "org"), ("Hamburg", "location")]
+    assert engine_spans(text, found)[0].score == 0.95
+
+
 def test_a_name_stops_at_a_line_break():
     text = "Écris à Zoë Lefèvre\r\nMerci"
     start = text.index("Zoë")
@@ -69,10 +76,17 @@ def test_a_span_that_runs_past_a_famous_name_is_cut_back_to_it():
     assert values(engine_spans(text, [raw(text, "Angela Merkel Physik", "per")])) == [("Angela Merkel", "person")]
 
 
-def test_a_lone_country_is_no_person():
-    text = "Les nouvelles de France pour Nadia."
-    spans = engine_spans(text, [raw(text, "France", "per"), raw(text, "Nadia", "per")])
+def test_a_lone_word_unknown_to_the_name_lists_or_a_place_is_no_person():
+    text = "Les nouveautés de Symfony, vues de Sydney, pour Nadia."
+    spans = engine_spans(text, [raw(text, "Symfony", "per"), raw(text, "Sydney", "per"), raw(text, "Nadia", "per")])
     assert values(spans) == [("Nadia", "person")]
+
+
+def test_a_famous_brand_or_country_is_no_entity_whatever_its_label():
+    text = "Chez Orange, en France, avec Google Drive et Transports Delmas."
+    found = [raw(text, "Orange", "per"), raw(text, "France", "loc"), raw(text, "Google Drive", "org"),
+             raw(text, "Transports Delmas", "org")]
+    assert values(engine_spans(text, found)) == [("Transports Delmas", "org")]
 
 
 def test_labels_without_an_engine_kind_are_ignored():

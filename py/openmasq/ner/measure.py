@@ -131,14 +131,28 @@ class Trial:
         return helps(self.leaks_before, self.leaks_after, self.over_before, self.over_after)
 
 
+# How many more replacements on no labelled value (over-redaction: an answer a little less precise) one leak
+# avoided is worth (a real name or place reaching the provider: what the product promises never happens).
+OVER_PER_LEAK = 3
+
+
 def helps(leaks_before: tuple[int, int], leaks_after: tuple[int, int],
           over_before: tuple[int, int], over_after: tuple[int, int]) -> bool:
-    """Keep the model where it lowers leaks (whole values, or name parts left behind) without raising any
-    leak count, clean messages changed or replacements on no labelled value."""
+    """Keep the model where it lowers leaks (whole values, or name parts left behind) without raising any leak
+    count, and where the over-redaction it adds (clean messages changed, replacements on no labelled value) is at
+    most OVER_PER_LEAK per leak avoided."""
     no_worse = all(a <= b for a, b in zip(leaks_after, leaks_before, strict=True))
-    lower = leaks_after != leaks_before
-    no_more_over = all(a <= b for a, b in zip(over_after, over_before, strict=True))
-    return no_worse and lower and no_more_over
+    avoided = leaks_before[1] - leaks_after[1]
+    lower = leaks_after != leaks_before and avoided >= 0
+    added = [a - b for a, b in zip(over_after, over_before, strict=True)]
+    bounded = all(extra <= OVER_PER_LEAK * max(avoided, 0) for extra in added)
+    return no_worse and lower and bounded
+
+
+def cost(leaks: tuple[int, int], over: tuple[int, int]) -> int:
+    """One number to rank thresholds: leaks (whole or by a name part) weighted OVER_PER_LEAK to one replacement
+    on no label."""
+    return OVER_PER_LEAK * leaks[1] + over[1]
 
 
 def trials(records: list[Record], raw: Mapping[str, list[Span]], threshold: float | None = None,
