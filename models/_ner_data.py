@@ -121,7 +121,8 @@ def pools() -> dict[str, dict[str, Pool]]:
             town.add(towns.get(country, []))
         for locale in OWN_LOCALES[lang]:
             address = _provider("address", locale)
-            town.add(_names(address, "cities", "city_names"))
+            # Sorted: some Faker address lists are built from sets, whose order follows the hash seed.
+            town.add(sorted(_names(address, "cities", "city_names")))
         region = Pool()
         region.add(regions)
         out[lang] = {"first": first, "last": last, "other_first": other_first, "other_last": other_last,
@@ -660,6 +661,12 @@ def _fill(rng: random.Random, lang: str, slot: str, test: bool) -> tuple[str, st
     raise KeyError(slot)
 
 
+def lowerable(value: str) -> bool:
+    """A name typed in lower case is still a name only when none of its words is an everyday word: "karim" is
+    a name, "rose" or "will" in lower case is a word (the model reads that from the frequent-word flag)."""
+    return not any(lexicon.is_frequent_word(w) or lexicon.is_common_word(w) for w in value.split())
+
+
 def render(rng: random.Random, lang: str, template: str, test: bool) -> Sample:
     parts: list[str] = []
     spans: list[tuple[int, int, str]] = []
@@ -679,7 +686,10 @@ def render(rng: random.Random, lang: str, template: str, test: bool) -> Sample:
         else:
             value, label = _fill(rng, lang, slot.group(1), test)
         if label and entity_case < 0.25 and rng.random() < 0.35:
-            value = value.lower() if rng.random() < 0.75 else value.upper()
+            if rng.random() < 0.25:
+                value = value.upper()
+            elif lowerable(value):
+                value = value.lower()
         parts.append(value)
         if label:
             spans.append((position, position + len(value), label))
@@ -690,7 +700,7 @@ def render(rng: random.Random, lang: str, template: str, test: bool) -> Sample:
 def _case(rng: random.Random, sample: Sample) -> Sample:
     """Whole-text case variants: users type in lower case (and sometimes in capitals)."""
     r = rng.random()
-    if r < 0.18:
+    if r < 0.15:
         return Sample(sample.lang, sample.text.lower(), sample.spans)
     if r < 0.21:
         return Sample(sample.lang, sample.text.upper(), sample.spans)
@@ -739,6 +749,55 @@ CUES = {  # words before a person, an organisation, a place
 }
 
 
+MONTHS = {
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+           "noviembre", "diciembre", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+           "ottobre", "novembre", "dicembre", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"),
+}
+TOOLS = ("postgres", "nginx", "redis", "numpy", "pandas", "sshd", "docker", "git", "kubectl", "npm", "pip",
+         "systemd", "cron", "mysql", "kafka", "celery", "gunicorn", "webpack", "eslint", "pytest", "terraform")
+IDENT_SUFFIXES = ("-svc", "-api", "_db", "-web", "-worker", ".core", "_utils", "-prod", "-staging", "d", "ctl")
+
+
+def identifier(rng: random.Random) -> str:
+    if rng.random() < 0.4:
+        return rng.choice(TOOLS)
+    return invented(rng).lower() + rng.choice(IDENT_SUFFIXES)
+
+
+def negative_item(rng: random.Random, lang: str) -> str:
+    """What may follow a cue word without naming anyone: words, dates, jargon, identifiers."""
+    r = rng.random()
+    if r < 0.35:
+        words = [rng.choice(_lorem(lang)) for _ in range(rng.randint(1, 3))]
+        return " ".join(w.capitalize() if rng.random() < 0.2 else w for w in words)
+    if r < 0.6:
+        month = rng.choice(MONTHS[lang])
+        return rng.choice((month, f"{rng.randint(1, 28)} {month}", f"{month} {rng.randint(2020, 2027)}",
+                           month.capitalize()))
+    if r < 0.8:
+        return rng.choice(JARGON)
+    return identifier(rng)
+
+
+def code_negative(rng: random.Random) -> str:
+    """A command, log or code line with tool and service names only (all O)."""
+    ident = identifier(rng)
+    return rng.choice((
+        f"ERROR {ident}: connection refused", f"kubectl rollout restart deployment/{ident}",
+        f"import {ident}", f"sudo systemctl restart {ident}", f"psql -U postgres -d {ident}",
+        f"[{ident}] WARN retry 3/5", f"git push origin {ident}", f"docker compose up {ident}",
+        f"from {ident} import load", f"{ident}: OK ({rng.randint(1, 900)} ms)",
+    ))
+
+
 def mixed(rng: random.Random, lang: str, test: bool) -> Sample:
     """Everyday words with entities and jargon dropped in after cue words: context beyond the templates."""
     words: list[str] = []
@@ -753,8 +812,11 @@ def mixed(rng: random.Random, lang: str, test: bool) -> Sample:
             continue
         kind = rng.choice(("P", "F", "L", "O", "C", "X", "B"))
         cue = rng.choice(CUES[lang][{"P": 0, "F": 0, "L": 0, "X": 0, "O": 1, "B": 1}.get(kind, 2)])
+        if rng.random() < 0.35:  # a cue word followed by no entity at all
+            text += f" {cue} {negative_item(rng, lang)}"
+            continue
         value, label = _fill(rng, lang, kind, test)
-        if label and rng.random() < 0.15:
+        if label and rng.random() < 0.15 and lowerable(value):
             value = value.lower()
         text += f" {cue} "
         if label:
@@ -774,6 +836,9 @@ def sample(rng: random.Random, lang: str, test: bool) -> Sample:
             continue
         if r < 0.2:
             segments.append(mixed(rng, lang, test))
+            continue
+        if r < 0.24:
+            segments.append(Sample(lang, code_negative(rng), []))
             continue
         if r < 0.55:
             template = rng.choice(_templates(lang, "chat"))
