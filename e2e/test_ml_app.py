@@ -69,7 +69,7 @@ def test_memory_search_in_a_browser_send_is_topped_up_by_the_on_device_index(
         follow_up = provider.received[-1].json()
         [tool] = [m for m in follow_up["messages"] if m["role"] == "tool"]
         # Only the index can find her (no word of the query is on the card), and she goes out as her fake.
-        assert "Toulouse" in tool["content"] and "Pilote" in tool["content"]
+        assert "Pilote d'essai chez Airbus à" in tool["content"]  # her card, her town faked with her
         assert "vélo" not in tool["content"].lower()
         wire = provider.wire_text()
-        assert "Marie" not in wire and "Dupont" not in wire
+        assert "Marie" not in wire and "Dupont" not in wire and "Toulouse" not in wire
