@@ -57,7 +57,21 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
 
 def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOrgs:
     """The half of detection an Offload may run elsewhere: person and organisation names."""
-    return detect_names(view, known=known_names) + detect_lone_names(view), detect_orgs(view)
+    names = detect_names(view, known=known_names) + detect_lone_names(view)
+    return [part for span in names for part in _split_repeated_name(span)], detect_orgs(view)
+
+
+def _split_repeated_name(span: Span) -> list[Span]:
+    """A name that is one name said twice ("Marie Dupont Marie Dupont", as in a list without commas) is two
+    names: as one, its fake would be two fakes side by side, which a restore could not tell apart."""
+    words = span.value.split(" ")
+    half = len(words) // 2
+    if len(words) < 4 or len(words) % 2 or words[:half] != words[half:]:
+        return [span]
+    first = " ".join(words[:half])
+    second_start = span.start + len(first) + 1
+    return [Span(span.start, span.start + len(first), first, span.kind, span.source, span.score),
+            Span(second_start, span.end, first, span.kind, span.source, span.score)]
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:

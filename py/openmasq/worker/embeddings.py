@@ -94,6 +94,10 @@ def js_models() -> Models | None:
 # --- NER before a send -------------------------------------------------------------------------------
 
 
+# What embed-index.js says when no ml-worker port was ever given to the worker.
+NOT_CONNECTED = "no ml-worker connected"
+
+
 class NerUnavailable(Exception):
     """The NER model could not run on a text about to be sent: the send must not go (fail closed)."""
 
@@ -111,6 +115,12 @@ async def text_spans(models: Models | None, state: MlState, text: str, lang: str
         raw = await models.ner(text)
         spans = tuple(model_spans(text, raw, lang))
     except Exception as error:
+        if NOT_CONNECTED in str(error):
+            # A worker set up without an ml-worker port (the storage and worker tests drive py-worker alone; the
+            # page always connects one): no model was ever there, as in a CPython shell. A model that fails to
+            # load or to run is another error, and stops the send.
+            state.ner_status, state.ner_spans = "unavailable: no ml-worker", 0
+            return ()
         state.ner_status, state.ner_spans = f"unavailable: {type(error).__name__}: {error}", 0
         raise NerUnavailable(f"{type(error).__name__}: {error}") from error
     state.ner_status, state.ner_spans = "ok", len(spans)
