@@ -62,16 +62,26 @@ def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOr
 
 
 def _split_repeated_name(span: Span) -> list[Span]:
-    """A name that is one name said twice ("Marie Dupont Marie Dupont", as in a list without commas) is two
-    names: as one, its fake would be two fakes side by side, which a restore could not tell apart."""
-    words = span.value.split(" ")
-    half = len(words) // 2
-    if len(words) < 4 or len(words) % 2 or words[:half] != words[half:]:
+    """A name whose words come again inside it ("Marie Dupont Marie Dupont", "DUPONT Marie Dupont") is several
+    names side by side (a list without commas): cut where a word repeats, else its fake is fakes side by side,
+    which a restore cannot tell apart."""
+    if " " not in span.value:
         return [span]
-    first = " ".join(words[:half])
-    second_start = span.start + len(first) + 1
-    return [Span(span.start, span.start + len(first), first, span.kind, span.source, span.score),
-            Span(second_start, span.end, first, span.kind, span.source, span.score)]
+    pieces: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    start = cursor = 0
+    for word in span.value.split(" "):
+        key = word.casefold()
+        if key in seen and cursor > start:
+            pieces.append((start, cursor - 1))
+            start, seen = cursor, set()
+        seen.add(key)
+        cursor += len(word) + 1
+    pieces.append((start, len(span.value)))
+    if len(pieces) == 1:
+        return [span]
+    return [Span(span.start + a, span.start + b, span.value[a:b], span.kind, span.source, span.score)
+            for a, b in pieces if b > a]
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:
