@@ -62,26 +62,17 @@ def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOr
 
 
 def _split_repeated_name(span: Span) -> list[Span]:
-    """A name whose words come again inside it ("Marie Dupont Marie Dupont", "DUPONT Marie Dupont") is several
-    names side by side (a list without commas): cut where a word repeats, else its fake is fakes side by side,
-    which a restore cannot tell apart."""
-    if " " not in span.value:
-        return [span]
-    pieces: list[tuple[int, int]] = []
-    seen: set[str] = set()
-    start = cursor = 0
-    for word in span.value.split(" "):
-        key = word.casefold()
-        if key in seen and cursor > start:
-            pieces.append((start, cursor - 1))
-            start, seen = cursor, set()
-        seen.add(key)
-        cursor += len(word) + 1
-    pieces.append((start, len(span.value)))
-    if len(pieces) == 1:
-        return [span]
-    return [Span(span.start + a, span.start + b, span.value[a:b], span.kind, span.source, span.score)
-            for a, b in pieces if b > a]
+    """A name that is one name said again and again ("Marie Dupont Marie Dupont", a list without commas) is that
+    many names: as one, its fake would be fakes side by side, which a restore could not tell apart. Only exact
+    repeats: "DUPONT Marie Dupont" stays one value (its spellings differ, and so would its pieces' fakes)."""
+    words = span.value.split(" ")
+    for size in range(1, len(words) // 2 + 1):
+        if len(words) % size == 0 and words == words[:size] * (len(words) // size):
+            piece = " ".join(words[:size])
+            step = len(piece) + 1
+            return [Span(span.start + k * step, span.start + k * step + len(piece), piece, span.kind, span.source,
+                         span.score) for k in range(len(words) // size)]
+    return [span]
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:
