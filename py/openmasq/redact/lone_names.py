@@ -1,5 +1,5 @@
 """Persons named by one word, or in a shape the full-name scanner (names.py) does not read: small recognisers,
-one per signal, each returning person spans (source "context"); the policy weighs them with the others.
+one per signal, each returning person spans (source "lexicon"); the policy weighs them with the others.
 
 - a first name alone: "Karim a validé le devis", "ma fille Chloé", "merci à léa", "tell Emily";
 - a full name typed in lower case or in capitals: "jean-pierre martin", "EMILY JOHNSON";
@@ -24,7 +24,8 @@ from . import lexicon, places
 from .spans import Span
 from .words import Words
 
-SOURCE = "context"
+# Ranked with the lexicon detectors (policy._SOURCE_RANK): on a tie, the full-name scanner (names.py) wins.
+SOURCE = "lexicon"
 SCORE = 0.6
 MAX_NAME_WORDS = 4
 
