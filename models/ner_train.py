@@ -16,7 +16,6 @@ never trains."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -34,6 +33,7 @@ sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(HERE))
 
 import _ner_data as data  # noqa: E402
+from _recipe import sha256_of  # noqa: E402
 
 from openmasq.ner import features as F  # noqa: E402
 
@@ -41,14 +41,6 @@ OUT = HERE / "ner"
 TORCH_PYTHON = Path.home() / ".cache" / "openmasq" / "train-venv" / "bin" / "python"
 LABELS = ("O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC")
 SEEDS = {"train": 1, "dev": 2, "test": 3}
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_jsonl(samples: list[data.Sample], path: Path) -> None:
