@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openmasq.redact import RedactOptions, Vault, pseudonymise
+from openmasq.redact import RedactOptions, Vault, pseudonymise, restore
 from openmasq.redact.lone_names import detect_lone_names
 
 KEY = bytes(range(32))
@@ -90,6 +90,13 @@ def test_a_quoted_word_of_another_script_is_left_to_translate() -> None:
     assert _masked("Traduis « 谢谢 » en français") == "Traduis « 谢谢 » en français"
 
 
-def test_a_name_with_a_pictograph_between_its_words_is_masked_whole() -> None:
+def test_a_name_with_a_pictograph_between_its_words_is_masked_and_keeps_the_pictograph() -> None:
     masked = _masked("Marie 😀 Dupont a appelé")
-    assert "Marie" not in masked and "Dupont" not in masked
+    assert "Marie" not in masked and "Dupont" not in masked and "😀" in masked
+
+
+def test_names_either_side_of_a_pictograph_are_restored_with_it() -> None:
+    text = "Marie Dupont 🙂 Marie Dupont"
+    result = pseudonymise(text, Vault.new("66" * 32), RedactOptions())
+    assert "Marie" not in result.text and result.text.count("🙂") == 1
+    assert restore(result.text, result.vault) == text

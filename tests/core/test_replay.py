@@ -3,7 +3,7 @@ in token mode, a known person's surname alone (reference 9.13, bug 15a)."""
 
 from __future__ import annotations
 
-from openmasq.redact import RedactOptions, Vault, pseudonymise, replay_for_model
+from openmasq.redact import RedactOptions, Vault, pseudonymise, replay_for_model, restore
 
 
 def _conversation(mode: str = "fake") -> Vault:
@@ -40,3 +40,13 @@ def test_a_slug_spelling_of_an_organisation_gets_a_slug_fake():
     wire = replay_for_model("écrire à contact@norvik-group.fr", vault)
     assert "norvik" not in wire.lower()
     assert " " not in wire.split("à ", 1)[1]
+
+
+def test_token_mode_surname_alone_restores_as_written():
+    vault = pseudonymise("Léa Morvan et Marie Dupont ont signé.", Vault.new("bb" * 32),
+                         RedactOptions(mode="token")).vault
+    text = "Morvan a rappelé, MORVAN insiste, Dupont aussi."
+    wire = replay_for_model(text, vault)
+    assert "Morvan" not in wire and "MORVAN" not in wire and "Dupont" not in wire
+    assert "[PERSON1b]" in wire  # still read as person 1 by the model
+    assert restore(wire, vault) == text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..patterns import deferred
@@ -481,9 +481,16 @@ def _linked_person_number(value: str, vault: Vault) -> str | None:
 
 
 def _suffixed_marker(word: str, number: str, value: str, context: Context) -> str:
+    return suffixed_marker(word, number, value, context.vault.entries, context.text_lower) or _next_marker(
+        word, value, context, cased=True)
+
+
+def suffixed_marker(word: str, number: str, value: str, taken: Container[str], text_lower: str) -> str | None:
+    """Another spelling of marker `number` ("[PERSON1b]" for "Morvan" after "[PERSON1]" = "Léa Morvan"): the
+    model still reads one person, and the restore gives back what was written. None when all are taken."""
     shown = _cased_word(word, value)
     for letter in "bcdefghijklmnopqrstuvwxyz":
         marker = f"[{shown}{number}{letter}]"
-        if marker not in context.vault.entries and marker.casefold() not in context.text_lower:
+        if marker not in taken and marker.casefold() not in text_lower:
             return marker
-    return _next_marker(word, value, context, cased=True)
+    return None

@@ -14,11 +14,13 @@ from functools import lru_cache
 
 from ..patterns import deferred
 from . import fakes
+from .allocate import suffixed_marker
 from .kinds import category_of
 from .text import FoldedText, find_exact, fold, folded_text, glued_inside_word
 from .vault import Vault
 
 _PERSON_MARKER = deferred(r"^\[(?:PERSON|person|Person)(\d+)\]$")
+_PERSON_MARKER_SPELLING = deferred(r"^\[(?:PERSON|person|Person)(\d+)[a-z]?\]$")
 
 
 class RedactionError(RuntimeError):
@@ -100,7 +102,8 @@ def apply(
             vault.record(rep.substitute, rep.value, rep.kind, alias=True)
     if vault.mode == "token":
         for rep in _surname_occurrences(text, vault, excluded_categories):
-            chosen.add(rep)
+            if chosen.add(rep) and rep.substitute not in vault.entries:
+                vault.record(rep.substitute, rep.value, rep.kind, alias=True)
     return _write(text, chosen.items), chosen.items
 
 
@@ -185,26 +188,41 @@ def _with_separators_of(surface: str, sub: str) -> str:
 
 
 def _surname_occurrences(text: str, vault: Vault, excluded: frozenset[str]) -> list[Replacement]:
-    """Token mode: "Morvan" alone, capitalised, after "Léa Morvan" -> the same [PERSON1]."""
+    """Token mode: "Morvan" alone, capitalised, after "[PERSON1]" = "Léa Morvan" -> "[PERSON1b]" = "Morvan",
+    a spelling of the same person's marker (the reference gives "[PERSON1]" itself, which restores as the
+    full name: the reply would then read "Léa Morvan" where the user wrote "Morvan")."""
     if "name" in excluded:
         return []
-    words: dict[str, str] = {}
+    numbers: dict[str, str] = {}
     for sub, real in vault.entries.items():
-        if _PERSON_MARKER.match(sub):
+        marker = _PERSON_MARKER.match(sub)
+        if marker:
             for word in real.split():
                 if len(word) >= 4 and word.isalpha():
-                    words.setdefault(word.casefold(), sub)
-    if not words:
+                    numbers.setdefault(word.casefold(), marker.group(1))
+    if not numbers:
         return []
-    pattern = re.compile(r"(?<![\[\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    pattern = re.compile(r"(?<![\[\w])(" + "|".join(re.escape(w) for w in sorted(numbers, key=len, reverse=True))
                          + r")(?!\w)", re.IGNORECASE)
+    spelt = {(real, found.group(1)): sub for sub, real in vault.entries.items()
+             if (found := _PERSON_MARKER_SPELLING.match(sub))}
+    taken = set(vault.entries)
     out: list[Replacement] = []
     for m in pattern.finditer(text):
         surface = m.group()
         if surface.istitle() or (surface.isupper() and len(surface) > 1):
-            sub = words[surface.casefold()]
-            out.append(Replacement(m.start(), m.end(), surface, "person", sub, "surname"))
+            key = (surface, numbers[surface.casefold()])
+            if key not in spelt:
+                spelt[key] = _new_spelling_marker(surface, key[1], taken, text.casefold())
+                taken.add(spelt[key])
+            out.append(Replacement(m.start(), m.end(), surface, "person", spelt[key], "surname"))
     return out
+
+
+def _new_spelling_marker(surface: str, number: str, taken: set[str], text_lower: str) -> str:
+    """A new marker of person `number` spelt `surface` (recorded by the caller once the occurrence is kept);
+    the canonical marker when every letter is taken."""
+    return suffixed_marker("PERSON", number, surface, taken, text_lower) or f"[PERSON{number}]"
 
 
 def _write(text: str, reps: list[Replacement]) -> str:

@@ -18,7 +18,15 @@ from .orgs import detect_orgs
 from .places import detect_places
 from .rules import detect_rules
 from .spans import Span
-from .text import FoldedText, symbols_as_spaces, tolerant_pattern, tolerant_spans, without_zero_width, word_bounded
+from .text import (
+    FoldedText,
+    is_word_char,
+    symbols_as_spaces,
+    tolerant_pattern,
+    tolerant_spans,
+    without_zero_width,
+    word_bounded,
+)
 
 NAME_CATEGORIES = frozenset({"name", "company", "username"})
 
@@ -35,8 +43,8 @@ Offload = Callable[[str, tuple[str, ...]], Callable[[], NamesAndOrgs | None]]
 def gather(text: str, options: RedactOptions, *, offload: Offload | None = None) -> list[Span]:
     """Every candidate span of the text (overlaps included), on original offsets; the same
     list, in the same order, whether `offload` runs a half elsewhere or not."""
-    view, offsets = without_zero_width(text)
-    view = symbols_as_spaces(view)
+    plain, offsets = without_zero_width(text)
+    view = symbols_as_spaces(plain)
     with_names = bool(NAME_CATEGORIES & options.active_categories())
     pending = offload(view, options.known_names) if offload is not None and with_names else None
     try:
@@ -50,6 +58,8 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
     if "location" in options.active_categories():
         found += detect_places(view)
     found.extend(forced_spans(view, options.force))
+    if view != plain:
+        found = [piece for span in found for piece in _cut_at_symbols(span, plain, view)]
     mapped = [_to_original(span, offsets, len(text)) for span in found]
     mapped.extend(_given_spans(text, options.spans))
     return mapped
@@ -62,17 +72,39 @@ def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOr
 
 
 def _split_repeated_name(span: Span) -> list[Span]:
-    """A name that is one name said again and again ("Marie Dupont Marie Dupont", a list without commas) is that
-    many names: as one, its fake would be fakes side by side, which a restore could not tell apart. Only exact
-    repeats: "DUPONT Marie Dupont" stays one value (its spellings differ, and so would its pieces' fakes)."""
+    """A name whose first word comes again, spelt the same ("Marie Dupont Marie Martin", "Marie Dupont Marie
+    Dupont": a list without commas), is several names, cut where it starts again: as one value, its fake would
+    be fakes side by side, which a restore could not tell apart. "DUPONT Marie Dupont" stays one value (a
+    surname said twice in two spellings is one person)."""
     words = span.value.split(" ")
-    for size in range(1, len(words) // 2 + 1):
-        if len(words) % size == 0 and words == words[:size] * (len(words) // size):
-            piece = " ".join(words[:size])
-            step = len(piece) + 1
-            return [Span(span.start + k * step, span.start + k * step + len(piece), piece, span.kind, span.source,
-                         span.score) for k in range(len(words) // size)]
-    return [span]
+    starts = [k for k, word in enumerate(words) if word == words[0]]
+    if len(starts) == 1:
+        return [span]
+    pieces: list[Span] = []
+    for first, stop in zip(starts, [*starts[1:], len(words)], strict=True):
+        offset = len(" ".join(words[:first])) + (1 if first else 0)
+        piece = " ".join(words[first:stop])
+        pieces.append(Span(span.start + offset, span.start + offset + len(piece), piece, span.kind, span.source,
+                           span.score))
+    return pieces
+
+
+def _cut_at_symbols(span: Span, plain: str, view: str) -> list[Span]:
+    """A span read across a pictograph ("Marie 🙂 Dupont") is cut there, into the pieces either side: the
+    pictograph stays in the text as written, and each piece gets its own fake (a value holding the space the
+    detector read would be restored without the pictograph)."""
+    pieces: list[Span] = []
+    start = span.start
+    for i in range(span.start, span.end + 1):
+        if i < span.end and plain[i] == view[i]:
+            continue
+        piece = view[start:i]
+        left = len(piece) - len(piece.lstrip())
+        piece = piece.strip()
+        if any(is_word_char(ch) for ch in piece):
+            pieces.append(Span(start + left, start + left + len(piece), piece, span.kind, span.source, span.score))
+        start = i + 1
+    return pieces if len(pieces) != 1 or pieces[0].value != span.value else [span]
 
 
 def _to_original(span: Span, offsets: list[int], length: int) -> Span:

@@ -184,12 +184,15 @@ def _name_word_beside(words: Words, i: int) -> bool:
 
 
 def _name_end(words: Words, i: int) -> int:
-    """The last word of the name that starts at word i: the following name words of the same case."""
+    """The last word of the name that starts at word i: the following name words of the same case, up to a
+    first name after a surname, which starts the next name ("Marie Dupont Jean Dupont" is two)."""
     first = words.texts[i]
     lower = first.islower()
     j = i
     while j + 1 < words.count and j - i + 1 < MAX_NAME_WORDS and words.joined(j):
         following = words.texts[j + 1]
+        if _starts_next_name(words.texts[j], following):
+            break
         if lower:
             fits = following.islower() and _is_name_part(following)
         else:
@@ -200,6 +203,10 @@ def _name_end(words: Words, i: int) -> int:
             break
         j += 1
     return j
+
+
+def _starts_next_name(word: str, following: str) -> bool:
+    return not lexicon.is_first_name(word) and lexicon.is_first_name(following)
 
 
 def _in_famous_name(words: Words, i: int) -> bool:

@@ -73,7 +73,7 @@ def without_zero_width(text: str) -> tuple[str, list[int]]:
 
 
 # Pictographs and their modifiers (emoji, variation selectors, skin tones): what a detector reads as a space,
-# so that "Marie 😀 Dupont" is one name and "Salut👋Karim" two words.
+# so that "Salut👋Karim" is two words (a span read across one is cut there, see detect.py).
 _SYMBOL = deferred("[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u2bff\ufe0e\ufe0f\U0001f000-\U0001faff]")
 
 
