@@ -110,7 +110,7 @@ def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = N
                 context.prefetched, pending = pending() or {}, None
             known = reverse.get(span.value)
             if known is None:
-                known = _token_substitute(span, context) if vault.mode == "token" else _fake_substitute(span, context)
+                known = new_substitute(span, context)
                 vault.record(known, span.value, span.kind)
                 reverse[span.value] = known
                 context.real_folds.add(fold(span.value))
@@ -121,6 +121,12 @@ def allocate(spans: list[Span], text: str, vault: Vault, *, lang: str | None = N
         if pending is not None:
             pending()
     return out
+
+
+def new_substitute(span: Span, context: Context) -> str:
+    """A substitute for a value the vault does not hold yet: a fake, or a marker in token mode (not
+    recorded: the caller records it)."""
+    return _token_substitute(span, context) if context.vault.mode == "token" else _fake_substitute(span, context)
 
 
 def prefetch_candidates(key: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list[str | None]]:

@@ -257,12 +257,22 @@ def check_nothing_left(output: str, reps: list[Replacement], reals: Iterable[str
     starts = [s for s, _ in regions]
     folded = FoldedText(output)
     for real in values:
-        found = find_exact(output, real)
-        if len(real) >= 4 and not has_digit(real):
-            found += [(s, e) for s, e in folded.find_all(real) if counts_as_occurrence(real, output[s:e])]
-        for start, end in found:
+        for start, end in occurrences(folded, real):
             if not _inside(start, end, regions, starts):
                 raise RedactionError(f"redaction postcondition failed: a real value is still present at offset {start}")
+
+
+def occurrences(folded: FoldedText, real: str) -> list[tuple[int, int]]:
+    """Where `real` is in `folded.text`, in its exact spelling or a variant the send counts as that value."""
+    found = find_exact(folded.text, real)
+    if len(real) >= 4 and not has_digit(real):
+        found += [(s, e) for s, e in folded.find_all(real) if counts_as_occurrence(real, folded.text[s:e])]
+    return found
+
+
+def value_occurs(text: str, real: str) -> bool:
+    """Whether check_nothing_left would find `real` in `text` (outside any substitute)."""
+    return bool(real.strip()) and bool(occurrences(FoldedText(text), real))
 
 
 def _inside(start: int, end: int, regions: list[tuple[int, int]], starts: list[int]) -> bool:

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from .allocate import Prefetched, allocate
 from .apply import Replacement, apply, check_nothing_left
+from .collisions import resolve_collisions
 from .detect import Offload, gather
 from .kinds import CATEGORIES
 from .options import RedactOptions
@@ -29,6 +30,9 @@ class Redaction:
     text: str
     vault: Vault
     replacements: tuple[Replacement, ...]
+    # Values given a new substitute because a real value of this text collided with theirs
+    # (collisions.py): texts redacted before with the old vault must be redacted again.
+    refaked: tuple[str, ...] = ()
 
     @property
     def mapping(self) -> dict[str, str]:
@@ -126,7 +130,9 @@ def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, 
     if working.mode is None:
         working.mode = options.mode
     spans = cache.spans(text, options, detect) if cache is not None else detect(text, options)
-    substitutes = allocate(spans, text, working, lang=None if options.lang == "auto" else options.lang,
+    lang = None if options.lang == "auto" else options.lang
+    refaked = resolve_collisions(spans, text, working, lang=lang)
+    substitutes = allocate(spans, text, working, lang=lang,
                            prefetch=parallel.prefetch if parallel is not None else None)
     planned = [_planned(span, text, substitutes[span]) for span in spans]
     excluded = _excluded_categories(options)
@@ -135,7 +141,7 @@ def pseudonymise(text: str, vault: Vault, options: RedactOptions | None = None, 
     reals = {span.value for span in spans} | {f.value.strip() for f in options.force}
     reals |= {rep.value for rep in replacements}
     check_nothing_left(output, replacements, reals - {v for v in reals if fold(v) in keep})
-    return Redaction(output, working, tuple(replacements))
+    return Redaction(output, working, tuple(replacements), refaked)
 
 
 def _planned(span: Span, text: str, substitute: str) -> Replacement:
