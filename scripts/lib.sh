@@ -26,6 +26,20 @@ ensure_chromium() {
   echo "chromium $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo '(not from dpkg)')"
 }
 
+REDIS_DEB_VERSION="5:7.0.15-1~deb12u10"
+
+ensure_redis() {
+  # Debian's redis-server for the proxy's shared-vault tests, which start their own on loopback
+  # (the package's service is not started: no init runs in the container). Exact version.
+  if [ "$(dpkg-query -W -f='${Version}' redis-server 2>/dev/null)" != "$REDIS_DEB_VERSION" ]; then
+    step "installing Debian's redis-server $REDIS_DEB_VERSION"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "redis-server=$REDIS_DEB_VERSION" "redis-tools=$REDIS_DEB_VERSION"
+  fi
+  echo "redis-server $(dpkg-query -W -f='${Version}' redis-server)"
+}
+
 ensure_venv() {
   # Keyed by pyproject.toml: a dependency change builds a new venv; the old ones are pruned.
   local key pyver

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .proxy.deploy_args import add_deployment_arguments, deployment_config
 from .redact import Forced, RedactOptions, Vault, VaultError, pseudonymise, restore
 from .redact.kinds import LEVELS
 from .redact.options import LANGS
@@ -77,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="helper processes detecting names beside each request, on spare cores (default: one "
                             "per core beyond the first, at most 2; 0: none)")
     _model_arguments(proxy)
+    add_deployment_arguments(proxy)
     proxy.set_defaults(run=_run_proxy)
 
     embed = commands.add_parser(
@@ -208,10 +210,14 @@ def _run_proxy(args: argparse.Namespace) -> int:
         resolve_upstream(args.upstream)
     except ValueError as error:
         raise CliError(str(error)) from None
+    try:
+        deployment = deployment_config(args)
+    except (ValueError, OSError) as error:
+        raise CliError(str(error)) from None
     model, model_name = _load_model(args)
     config = ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode),
-                         detect_workers=args.detect_workers, model=model, model_name=model_name)
-    serve(config, host=args.host, port=args.port)
+                         detect_workers=args.detect_workers, model=model, model_name=model_name, **deployment)
+    serve(config, host=args.host, port=args.port, workers=args.workers)
     return 0
 
 

@@ -9,11 +9,14 @@ import gc
 import importlib.util
 import json
 import logging
+import os
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import httpx
 from starlette.applications import Starlette
@@ -33,8 +36,11 @@ from ..redact import RedactOptions, Restorer, Vault, pseudonymise
 from ..redact.caches import load_data
 from ..redact.pseudonymise import SpanSource
 from . import masking
+from .deploy_args import DEFAULT_SHUTDOWN_TIMEOUT, DEFAULT_UPSTREAM_TIMEOUT
+from .metrics import Metrics
 from .pool import REPLY_TIMEOUT, DetectionPool, Job, auto_workers
 from .sessions import IDLE_SECONDS, SESSION_HEADER, Session, SessionError, SessionStore
+from .vaultstore import MemoryVaultStore, RedisVaultStore, VaultKeys, VaultStore, VaultStoreError
 
 log = logging.getLogger("openmasq.proxy")
 
@@ -48,6 +54,14 @@ _NOT_UP = _HOP_BY_HOP | {"host", "content-length", "accept-encoding", SESSION_HE
 # Coming down: the body is re-encoded by us.
 _NOT_DOWN = _HOP_BY_HOP | {"content-length", "content-encoding", "date", "server"}
 REDACTIONS_HEADER = "x-openmasq-redactions"
+WORKER_HEADER = "x-openmasq-worker"  # which worker answered (an index, for operations and tests)
+# The upstream timeout (`--upstream-timeout`: seconds without a byte of the answer, long enough for a
+# slow local model's first token) and the bound of a graceful shutdown (`--shutdown-timeout`).
+UPSTREAM_TIMEOUT = DEFAULT_UPSTREAM_TIMEOUT
+SHUTDOWN_TIMEOUT = DEFAULT_SHUTDOWN_TIMEOUT
+# A request redacted against a vault another worker changed meanwhile is redacted again on the
+# newer one; after this many clashes in a row it is refused.
+VAULT_ATTEMPTS = 4
 # A body this small is redacted on the event loop itself when no other redaction is running
 # (a few ms, ~20 at most): the hop to a worker thread and back costs ~0.25 ms of every request
 # (measured here) and buys nothing when there is no other request to serve meanwhile. Larger
@@ -60,14 +74,20 @@ class ProxyConfig:
     upstream: str  # the base URL an SDK would use (https://api.openai.com/v1), or a preset name
     options: RedactOptions = field(default_factory=RedactOptions)
     max_body: int = MAX_BODY_BYTES
-    timeout: float = 600.0  # a long answer from a slow local model is not a failure
+    timeout: float = UPSTREAM_TIMEOUT  # between two bytes of the upstream's answer
     connect_timeout: float = 10.0
+    shutdown_timeout: int = SHUTDOWN_TIMEOUT  # seconds (uvicorn counts whole ones)
     idle: float = IDLE_SECONDS
     detect_workers: int | None = None  # helper processes for detection (pool.py); None: auto_workers()
     # The NER model's spans (openmasq.ner.runtime); None: rules only (`openmasq proxy --rules-only`). The
     # command line loads the model by default and refuses to start without it.
     model: SpanSource | None = None
     model_name: str = "rules only"  # what /health and the start line say about it
+    # Where named sessions' vaults live: None for this process's memory, else a redis:// URL whose
+    # vaults are sealed with `vault_keys` (vaultstore.py).
+    vault_store: str | None = None
+    vault_keys: VaultKeys | None = None
+    worker: int = 0  # this process's index among `openmasq proxy --workers N`
 
 
 def resolve_upstream(value: str) -> str:
@@ -90,15 +110,30 @@ class Proxy:
         self._transport: httpx.AsyncBaseTransport | None = None
         self._timeout = httpx.Timeout(config.timeout, connect=config.connect_timeout).as_dict()
         self._redacting = 0  # redactions running now, in threads or inline
+        self.metrics = Metrics()
+        self.store: VaultStore = MemoryVaultStore(self.sessions.held)
+
+    def _open_store(self) -> None:
+        if self.config.vault_store is None:
+            return
+        if self.config.vault_keys is None:
+            raise ValueError("a Redis vault store needs the proxy's vault keys")
+        self.store = RedisVaultStore(self.config.vault_store, self.config.vault_keys, idle=self.config.idle)
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         if self._given_transport is None:
             await warm_http_client()
-        async with self._given_transport or httpx.AsyncHTTPTransport() as transport:
-            self._transport = transport
-            yield
-            self._transport = None
+        self._open_store()  # in the worker's own event loop (after the fork)
+        if isinstance(self.store, RedisVaultStore) and not await self.store.ping():
+            log.warning("the vault store (Redis) does not answer: requests with a session are refused until it does")
+        try:
+            async with self._given_transport or httpx.AsyncHTTPTransport() as transport:
+                self._transport = transport
+                yield
+                self._transport = None
+        finally:
+            await self.store.close()
 
     async def _send(self, method: str, url: str, headers: Mapping[str, str], content: bytes | None = None,
                     ) -> httpx.Response:
@@ -138,9 +173,16 @@ class Proxy:
 
     async def health(self, request: Request) -> Response:
         workers = self.pool.workers if self.pool is not None else 0
-        return Response(dump({"status": "ok", "sessions": len(self.sessions), "detect_workers": workers,
-                              "ner": self.config.model_name}),
-                        media_type="application/json")
+        status: dict[str, object] = {"status": "ok", "sessions": len(self.sessions), "detect_workers": workers,
+                                     "ner": self.config.model_name, "vault_store": self.store.name,
+                                     "worker": self.config.worker, "pid": os.getpid()}
+        if isinstance(self.store, RedisVaultStore) and not await self.store.ping():
+            status["status"] = "vault store unavailable"
+            return Response(dump(status), 503, media_type="application/json")
+        return Response(dump(status), media_type="application/json")
+
+    async def metrics_text(self, request: Request) -> Response:
+        return Response(self.metrics.render(worker=self.config.worker), media_type="text/plain; version=0.0.4")
 
     async def not_supported(self, request: Request) -> Response:
         # Fail closed: an endpoint we do not know how to redact is never forwarded.
@@ -152,33 +194,51 @@ class Proxy:
 
     async def _relay_chat(self, request: Request, api: str, path: str) -> Response:
         started = time.perf_counter()
+        response = await self._relay_chat_counted(request, api, path, started)
+        self.metrics.request(api, response.status_code)
+        if not isinstance(response, StreamingResponse):
+            self.metrics.observe("total", time.perf_counter() - started)
+        return response
+
+    async def _relay_chat_counted(self, request: Request, api: str, path: str, started: float) -> Response:
+        session_id = request.headers.get(SESSION_HEADER)
         try:
-            session = self.sessions.get(request.headers.get(SESSION_HEADER))
+            session = self.sessions.get(session_id)
         except SessionError as error:
-            return _error(api, 400, "invalid_request_error", str(error))
+            return self._refuse(api, "session", 400, "invalid_request_error", str(error))
         raw = await _read_limited(request, self.config.max_body)
         if raw is None:
-            return _error(api, 413, "request_too_large",
-                          f"The request body is larger than the proxy's limit ({self.config.max_body} bytes).")
+            return self._refuse(api, "too_large", 413, "request_too_large",
+                                f"The request body is larger than the proxy's limit ({self.config.max_body} bytes).")
         try:
             body = json.loads(raw)
+        except RecursionError:
+            return self._refuse(api, "invalid_json", 400, "invalid_request_error",
+                                "The request body nests JSON deeper than the proxy reads; nothing was sent upstream.")
         except ValueError:
-            return _error(api, 400, "invalid_request_error", "The request body is not JSON; nothing was sent upstream.")
+            return self._refuse(api, "invalid_json", 400, "invalid_request_error",
+                                "The request body is not JSON; nothing was sent upstream.")
         async with session.lock:
             try:
-                masked = await self._redact(len(raw), api, body, session)
+                masked = await self._redact_in_session(len(raw), api, body, session,
+                                                       session_id if session.named else None)
+            except VaultStoreError as error:
+                log.warning("vault store: %s; nothing sent upstream", error.reason)
+                status = 409 if error.reason == "clash" else 503
+                return self._refuse(api, f"vault_{error.reason}", status, "vault_store_error", str(error))
             except ShapeError as error:  # its message names fields and types, never values
                 log.warning("refused a %s request of unknown shape; nothing sent upstream", api)
-                return _error(api, 400, "invalid_request_error",
-                              f"The proxy cannot account for every text of this request ({error}); "
-                              "nothing was sent upstream.")
+                return self._refuse(api, "shape", 400, "invalid_request_error",
+                                    f"The proxy cannot account for every text of this request ({error}); "
+                                    "nothing was sent upstream.")
             except Exception as error:  # fail closed, and say nothing of the text
                 log.warning("redaction failed (%s); nothing sent upstream", type(error).__name__)
-                return _error(api, 422, "redaction_error",
-                              "Redaction failed, so nothing was sent upstream. Rephrase the message or use "
-                              "another protection level.")
+                return self._refuse(api, "redaction", 422, "redaction_error",
+                                    "Redaction failed, so nothing was sent upstream. Rephrase the message or use "
+                                    "another protection level.")
             session.vault = masked.vault
             restorers = session.restorers_for(masked.vault)
+        self.metrics.replaced(api, masked.replaced)
         log.info("%s /v1/%s: %d value(s) replaced in %.1f ms", request.method, path, masked.replaced,
                  (time.perf_counter() - started) * 1000)
         warm = _warm(restorers, args=masking.may_call_tools(body), pool=self.pool)
@@ -190,13 +250,15 @@ class Proxy:
             return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
         except httpx.TransportError as error:
             return _error(api, 502, "network", network_error(type(error).__name__).message)
-        extra = {REDACTIONS_HEADER: str(masked.replaced)}
+        extra = {REDACTIONS_HEADER: str(masked.replaced), WORKER_HEADER: str(self.config.worker)}
         if stream and _is_event_stream(upstream):
             headers = {**_downstream_headers(upstream.headers), **extra, "cache-control": "no-cache"}
             return StreamingResponse(self._restore_stream(api, upstream, restorers, warm), upstream.status_code,
                                      headers=headers, media_type="text/event-stream")
         try:
             data = await upstream.aread()
+        except httpx.TimeoutException:
+            return _error(api, 504, "timeout", timeout_error(self.config.timeout).message)
         except httpx.HTTPError as error:
             return _error(api, 502, "network", network_error(type(error).__name__).message)
         finally:
@@ -206,17 +268,46 @@ class Proxy:
         await warm
         return self._restore_complete(api, upstream.status_code, upstream.headers, data, restorers, extra)
 
-    async def _redact(self, size: int, api: str, body: object, session: Session) -> masking.Masked:
+    def _refuse(self, api: str, reason: str, status: int, kind: str, message: str) -> Response:
+        self.metrics.refused(reason)
+        return _error(api, status, kind, message)
+
+    async def _redact_in_session(self, size: int, api: str, body: object, session: Session,
+                                 session_id: str | None) -> masking.Masked:
+        """The body redacted against the session's stored vault, and the vault it leaves stored;
+        redacted again on the newer vault when another worker stored one meanwhile (both requests'
+        values end up in it, each with one fake). A one-request session (no header) stores nothing."""
+        if session_id is None:
+            return await self._redact(size, api, body, session, session.vault)
+        for _ in range(VAULT_ATTEMPTS):
+            loaded_at = time.perf_counter()
+            loaded = await self.store.load(session_id)
+            self.metrics.observe("vault", time.perf_counter() - loaded_at)
+            base = loaded.vault if loaded.vault is not None else Vault.new()
+            masked = await self._redact(size, api, body, session, base)
+            if loaded.version and not _grew(base, masked.vault):
+                return masked
+            saved_at = time.perf_counter()
+            saved = await self.store.save(session_id, masked.vault, loaded.version)
+            self.metrics.observe("vault", time.perf_counter() - saved_at)
+            if saved:
+                return masked
+        raise VaultStoreError("clash", "The conversation's vault kept changing under this request (other requests "
+                              "of the same session at once); nothing was sent upstream. Retry it.")
+
+    async def _redact(self, size: int, api: str, body: object, session: Session, vault: Vault) -> masking.Masked:
         inline = _redacts_inline(size, others=self._redacting)
         self._redacting += 1
+        started = time.perf_counter()
         try:
             if inline:
-                return masking.redact_body(api, body, session.vault, self.config.options, session.spans, self.pool,
+                return masking.redact_body(api, body, vault, self.config.options, session.spans, self.pool,
                                            self.config.model)
-            return await run_in_threadpool(masking.redact_body, api, body, session.vault, self.config.options,
+            return await run_in_threadpool(masking.redact_body, api, body, vault, self.config.options,
                                            session.spans, self.pool, self.config.model)
         finally:
             self._redacting -= 1
+            self.metrics.observe("redaction", time.perf_counter() - started)
 
     def _restore_complete(self, api: str, status: int, headers: httpx.Headers, data: bytes,
                           restorers: masking.Restorers, extra: Mapping[str, str]) -> Response:
@@ -284,31 +375,65 @@ def create_app(config: ProxyConfig, *, clock: Callable[[], float] = time.monoton
         Route("/v1/messages/count_tokens", proxy.count_tokens, methods=["POST"]),
         Route("/v1/models", proxy.models, methods=["GET"]),
         Route("/health", proxy.health, methods=["GET"]),
+        Route("/metrics", proxy.metrics_text, methods=["GET"]),
         Route("/{path:path}", proxy.not_supported, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=proxy.lifespan)
+    app = Starlette(routes=routes, lifespan=proxy.lifespan, exception_handlers={Exception: _unexpected})
     app.state.proxy = proxy
     return app
 
 
-def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log_level: str = "info") -> None:
+def serve(config: ProxyConfig, *, host: str = "127.0.0.1", port: int = 8787, log_level: str = "info",
+          workers: int = 1) -> None:
+    """Run the proxy until SIGTERM or Ctrl-C: in this process, or in `workers` forked processes
+    sharing one socket (their vaults then must live in a shared store: vault_store)."""
     import uvicorn  # a CPython-only dependency, imported when serving
 
+    if workers > 1 and config.vault_store is None:
+        raise ValueError("several workers need a shared vault store (--vault-store redis://...): with vaults in "
+                         "each worker's memory a conversation would get other fakes on another worker")
     upstream = resolve_upstream(config.upstream)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     warm_engine(config.options, config.model)
-    # Forked once the engine is loaded (shared copy-on-write) and before the server's threads.
-    workers = auto_workers() if config.detect_workers is None else config.detect_workers
-    pool = DetectionPool(workers) if workers > 0 else None
-    app = create_app(config, pool=pool)
-    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s, NER: %s, %d detection helper(s))",
-             host, port, upstream, config.options.level, config.options.mode, config.model_name, workers)
+    # Forked once the engine is loaded (shared copy-on-write) and before the server's threads. With
+    # several workers, none by default: the workers already take the cores.
+    default_helpers = auto_workers() if workers == 1 else 0
+    helpers = default_helpers if config.detect_workers is None else config.detect_workers
+    log.info("OpenMasq proxy on http://%s:%d/v1 -> %s (level %s, mode %s, NER: %s, %d worker(s), %d detection "
+             "helper(s) each, vaults in %s)", host, port, upstream, config.options.level, config.options.mode,
+             config.model_name, workers, helpers, "Redis" if config.vault_store else "memory")
+
+    def run_one(index: int, sock: socket.socket | None) -> None:
+        pool = DetectionPool(helpers) if helpers > 0 else None
+        worker_config = replace(config, worker=index)
+        app = create_app(worker_config, pool=pool)
+        try:
+            server = uvicorn.Server(server_config(app, worker_config, host=host, port=port, log_level=log_level))
+            server.run(sockets=[sock] if sock is not None else None)
+        finally:
+            if pool is not None:
+                pool.close()
+
+    if workers <= 1:
+        run_one(0, None)
+        return
+    from .workers import Supervisor, listening_socket
+
+    sock = listening_socket(host, port)
     try:
-        # No access log: each relayed request already logs one line (counts and timings, no values).
-        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+        Supervisor(workers, run_one, sock, config.shutdown_timeout).run()
     finally:
-        if pool is not None:
-            pool.close()
+        sock.close()
+
+
+def server_config(app: Starlette, config: ProxyConfig, *, host: str, port: int, log_level: str) -> Any:
+    """uvicorn's settings for the proxy: no access log (each relayed request already logs one line of
+    counts and timings, no values), and a bounded graceful shutdown: on SIGTERM requests in flight get
+    `shutdown_timeout` seconds, then they are cancelled and the process exits."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                          timeout_graceful_shutdown=max(1, config.shutdown_timeout))
 
 
 # A sample with every kind of value the lexicons and rules load data for (made-up values).
@@ -408,6 +533,9 @@ async def _built_by_helper(job: Job, restorers: masking.Restorers, *, args: bool
             await asyncio.wait_for(answered, REPLY_TIMEOUT)
     finally:  # even when cancelled, the reply is read (or the helper retired): never left behind
         loop.remove_reader(fd)
+        # uvloop makes a watched descriptor non-blocking and leaves it so: the pipe's next large
+        # message (a body of a few hundred kB) would then fail half-written and retire the helper.
+        os.set_blocking(fd, True)
         built = job(timeout=0)
     if built is None:
         return await run_in_threadpool(restorers.build, args=args)
@@ -444,6 +572,20 @@ def _is_event_stream(response: httpx.Response) -> bool:
 
 def _is_html(headers: httpx.Headers, data: bytes) -> bool:
     return looks_like_html({k.lower(): v for k, v in headers.items()}, data[:1024].decode("utf-8", "replace"))
+
+
+def _grew(before: Vault, after: Vault) -> bool:
+    """Whether a pass added anything to the vault (a pass only ever adds)."""
+    return (after.mode != before.mode or len(after.entries) != len(before.entries)
+            or len(after.words) != len(before.words) or len(after.org_cores) != len(before.org_cores)
+            or after.counters != before.counters)
+
+
+async def _unexpected(request: Request, error: Exception) -> Response:
+    """Whatever escaped a route answers in the client's error format, naming no value."""
+    log.error("unexpected %s on %s", type(error).__name__, request.url.path)
+    api = "anthropic" if request.url.path.startswith("/v1/messages") else "openai"
+    return _error(api, 500, "proxy_error", "The proxy failed on this request; nothing more was sent upstream.")
 
 
 def _error(api: str, status: int, kind: str, message: str) -> Response:

@@ -3,12 +3,14 @@ and restore the upstream's answer (whole or streamed) with the vault that reques
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
-from ..redact import RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
+from ..redact import Forced, RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
+from ..redact.lexicon import is_common_word
 from ..redact.parts import pseudonymise_parts
 from ..redact.pseudonymise import Parallel, SpanSource
 
@@ -39,10 +41,25 @@ class _Redactor:
     def __call__(self, value: str) -> str:
         if not value.strip():
             return value
+        if isinstance(value, ParticipantName):
+            return self._participant(value)
         # Assistant turns come back restored, so they hold real values too: they go through the
         # same pass as user text (its vault step is the replay of reference 9.13).
         result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel,
                               model=self.model)
+        self.vault = result.vault
+        self.replaced += len(result.replacements)
+        return result.text
+
+    def _participant(self, name: ParticipantName) -> str:
+        """A message's `name` that reads as a person's ('Marie_Dupont', 'jdupont') is that person's
+        name, masked whatever the detectors make of an identifier; a role label made of everyday
+        words ('example_user', 'assistant') goes through the usual pass."""
+        words = name.words()
+        if not words or all(is_common_word(word) for word in words.split()):
+            return self(str(name))
+        options = replace(self.options, force=(*self.options.force, Forced(words, "person")))
+        result = pseudonymise(words, self.vault, options, cache=None, parallel=self.parallel, model=self.model)
         self.vault = result.vault
         self.replaced += len(result.replacements)
         return result.text
@@ -58,6 +75,30 @@ class _Redactor:
         return parts
 
 
+class ParticipantName(str):
+    """An OpenAI message's `name` (a participant name, [A-Za-z0-9_-]{1,64}), marked so that the
+    redactor knows what it is when the codec hands it over."""
+
+    def words(self) -> str:
+        """'Marie_Dupont', 'marie-dupont', 'MarieDupont' -> 'Marie Dupont'."""
+        spaced = _CAMEL.sub(" ", str(self))
+        return " ".join(word for word in re.split(r"[\s_.\-]+", spaced) if word)
+
+
+_CAMEL = re.compile(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])")
+
+
+def _mark_participant_names(body: object) -> object:
+    """A copy of an OpenAI body whose messages' names are ParticipantName (the rest shared)."""
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        return body
+    messages = [
+        {**m, "name": ParticipantName(m["name"])} if isinstance(m, dict) and isinstance(m.get("name"), str) else m
+        for m in body["messages"]
+    ]
+    return {**body, "messages": messages}
+
+
 def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
                 cache: SpanCache | None = None, parallel: Parallel | None = None,
                 model: SpanSource | None = None) -> Masked:
@@ -67,6 +108,8 @@ def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
     `parallel`: the DetectionPool, when the proxy has one (the same result, sooner); `model`:
     the NER model's spans (None: rules only)."""
     redactor = _Redactor(vault, options, cache, parallel, model)
+    if api == "openai":
+        body = _mark_participant_names(body)
     mapped = _codec(api).map_request_texts(body, redactor)
     return Masked(mapped, redactor.vault, redactor.replaced)
 

@@ -39,6 +39,7 @@ class Session:
 
     vault: Vault
     last_used: float
+    version: int = 0  # how many times the vault was stored (vaultstore.MemoryVaultStore); 0: none yet
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     named: bool = True  # False: a one-request vault (no session header)
     restorers: Restorers | None = None  # those of the last vault state, kept while it does not change
@@ -81,6 +82,13 @@ class SessionStore:
         if session is None:
             session = self._sessions[session_id] = Session(Vault.new(), now)
         self.touch(session_id, session)
+        return session
+
+    def held(self, session_id: str) -> Session:
+        """The session kept under this id (created when missing), without the bookkeeping of get()."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            session = self._sessions[session_id] = Session(Vault.new(), self._clock())
         return session
 
     def touch(self, session_id: str, session: Session) -> None:
