@@ -22,7 +22,17 @@ from ..memory.search import (
 )
 from ..memory.select import MemoryIndex, Selection, forced_for_text, select_memory, to_redact_forced
 from ..memory.semantic import Neighbour, SemanticSearch
-from ..redact import Forced, RedactOptions, StreamRestorer, Vault, pseudonymise, replay_for_model, restore_args
+from ..redact import (
+    Forced,
+    Redaction,
+    RedactionError,
+    RedactOptions,
+    StreamRestorer,
+    Vault,
+    pseudonymise,
+    replay_for_model,
+    restore_args,
+)
 from ..redact.spans import Span
 from .codecs import (
     ChatRequest,
@@ -44,7 +54,8 @@ from .conversation import Conversation, MemorySkip, Message, ToolUse
 MAX_MODEL_CALLS = 4  # per send: the tool loop is bounded; the last call is made without tools
 UNKNOWN_TOOL = "Outil inconnu : seul memory_search est disponible."
 
-Status = Literal["done", "blocked", "interrupted"]
+# "stale": the composer's preview showed another masking than the send would make (nothing was sent).
+Status = Literal["done", "blocked", "interrupted", "stale"]
 
 
 # --- steps -------------------------------------------------------------------------------------
@@ -107,6 +118,9 @@ class SendInput:
     # Spans given from outside for `text` only (the on-device NER model, through redact/ner_merge.py): offsets
     # on `text`, so they join the typed text's redaction and no other pass (memory block, history, tools).
     text_spans: tuple[Span, ...] = ()
+    # The masking the composer's preview showed for `text` (masked_spans of preview_typed); when given
+    # and the send would mask otherwise, the flow returns "stale" before anything is persisted or sent.
+    expected_spans: tuple[tuple[int, int, str], ...] | None = None
 
 
 @dataclass
@@ -369,6 +383,42 @@ def _blocked(conv: Conversation, user: Message, reason: str) -> SendOutcome:
     return SendOutcome("blocked", reason, user)
 
 
+# A typed real value that collides with a substitute re-fakes that substitute's value (redact/collisions.py);
+# the memory block and the history, redacted before the typed text with the old substitute, are then redacted
+# again from the resolved vault. Another round would need the new fake to collide in turn (it avoids every
+# word of the typed text): the bound only keeps a bug from looping.
+MAX_COLLISION_ROUNDS = 3
+
+
+def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[WireMessage], Redaction]:
+    """The memory block, the history replay and the typed text's redaction, on a copy of the
+    conversation's vault (changes nothing): what send_flow sends and preview_typed shows."""
+    conv = inp.conversation
+    selection = select(inp, options)
+    text_options = replace(named_in_typed_text(inp, options), spans=inp.text_spans)
+    vault = conv.vault.copy()
+    for _ in range(MAX_COLLISION_ROUNDS):
+        block, working = redact_memory_block(selection, vault.copy(), options)
+        history = replay_history(list(conv.messages), working, options)
+        redaction = pseudonymise(inp.text, working, text_options)
+        if not redaction.refaked:
+            return block, history, redaction
+        vault = redaction.vault
+    raise RedactionError("collisions between real values and substitutes did not settle")
+
+
+def preview_typed(inp: SendInput) -> Redaction:
+    """The composer's preview: the typed text's redaction exactly as a send of it now would make
+    it (same selection, options, history replay and vault state). Raises what the send would
+    fail closed on."""
+    return _redact_turn(inp, conversation_options(inp.conversation, inp.options))[2]
+
+
+def masked_spans(redaction: Redaction) -> tuple[tuple[int, int, str], ...]:
+    """What a redaction masks in the typed text, as the preview shows it and the send checks it."""
+    return tuple(sorted((rep.start, rep.end, rep.kind) for rep in redaction.replacements))
+
+
 def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     """One send, with its memory_search tool loop. Fail closed: when the new message, the history
     or the first request cannot be proven free of real values, the flow returns `blocked` before
@@ -388,13 +438,12 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     conv = inp.conversation
     options = conversation_options(conv, inp.options)
     user = Message(inp.new_id(), "user", inp.text, at=inp.now)
-    history_source = list(conv.messages)
-    block, vault = redact_memory_block(select(inp, options), conv.vault.copy(), options)
     try:
-        history = replay_history(history_source, vault, options)
-        redaction = pseudonymise(inp.text, vault, replace(named_in_typed_text(inp, options), spans=inp.text_spans))
+        block, history, redaction = _redact_turn(inp, options)
     except Exception as error:  # fail closed: nothing is yielded
         return _blocked(conv, user, type(error).__name__)
+    if inp.expected_spans is not None and masked_spans(redaction) != inp.expected_spans:
+        return SendOutcome("stale", "the masking changed since the preview", user)
     vault = redaction.vault
     current = [WireMessage("user", redaction.text)]
     system = "\n\n".join(part for part in (inp.system_prompt, block.wire) if part)

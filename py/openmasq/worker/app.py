@@ -13,13 +13,13 @@ from typing import Any
 from ..chat.codecs import ErrorEvent
 from ..chat.conversation import Conversation, Message
 from ..chat.extraction import apply_extraction, extraction_input
-from ..chat.send import SendInput, SendOutcome, conversation_options, send_flow
+from ..chat.send import SendInput, SendOutcome, conversation_options, masked_spans, preview_typed, send_flow
 from ..memory.extract import ConversationSummary, DueRun, Event, ModelCall, is_explicit_memory_ask, plan
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.extract.schedule import EventKind
 from ..memory.ops import note_title
 from ..memory.select import MemoryIndex
-from ..redact import Vault
+from ..redact import Redaction, Restorer, Vault
 from ..redact.caches import forget_values
 from ..redact.kinds import LEVELS
 from ..redact.vault import MODES
@@ -27,7 +27,7 @@ from ..store import Provider, StateDocument
 from . import embeddings as ml
 from . import records as rec
 from .bridge import Egress, Host, Records, Timer
-from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, fetch_json
+from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, extraction_request, fetch_json
 from .local import local_shape
 from .providers import (
     LIST_TIMEOUT_MS,
@@ -39,7 +39,15 @@ from .providers import (
     provider_from_page,
     target_of,
 )
-from .views import conversation_summary, conversation_view, is_draft, matches, message_view
+from .views import (
+    conversation_summary,
+    conversation_view,
+    is_draft,
+    matches,
+    message_view,
+    preview_view,
+    request_view,
+)
 
 OnEvent = Callable[[dict[str, Any]], None]
 
@@ -50,6 +58,9 @@ PAGE_ACTIVITY_KINDS = ("activity", "left_conversation", "window_blur", "page_hid
 THEMES = ("auto", "light", "dark")
 UI_LANGS = ("fr", "en")
 INJECTION_POLICIES = ("all", "mention", "never")
+# "What the model saw": the requests of this session kept per conversation (sends and memory
+# extraction), the oldest dropped past this many (each holds a whole request: history included).
+WIRE_LOG_MAX = 60
 
 
 class AppError(Exception):
@@ -106,6 +117,7 @@ class App:
         self.sending: dict[str, _Sending] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.timings: dict[str, dict[str, float]] = {}  # conversation id -> its last send's (drive.py)
+        self.requests_sent: dict[str, list[dict[str, Any]]] = {}  # conversation id -> its requests (wire_log)
         self.last_activity = 0
         self._lock_timer: Timer | None = None
         self._plan_timer: Timer | None = None
@@ -139,6 +151,7 @@ class App:
             sending.stop()
         self.sending.clear()
         self.timings.clear()
+        self.requests_sent.clear()
         for timer in (self._lock_timer, self._plan_timer):
             if timer is not None:
                 timer.cancel()
@@ -401,6 +414,17 @@ class App:
     async def send(self, conversation_id: str, text: str, on_event: OnEvent) -> dict[str, Any]:
         """One turn: the user's message saved before anything leaves, restored deltas to the
         page, the reply saved as it streams and at the end; offline: kept as a draft."""
+        return await self._begin(conversation_id, text, on_event, None)
+
+    async def send_previewed(self, conversation_id: str, text: str, signature: list[list[Any]],
+                             on_event: OnEvent) -> dict[str, Any]:
+        """A send of what the composer's preview showed: `signature` is that preview's; when the send
+        would mask otherwise (the memory or the settings changed since), nothing is saved or sent and
+        the page gets a "preview_changed" error with the new preview."""
+        return await self._begin(conversation_id, text, on_event, _signature(signature))
+
+    async def _begin(self, conversation_id: str, text: str, on_event: OnEvent,
+                     expected: tuple[tuple[int, int, str], ...] | None) -> dict[str, Any]:
         conv = self._conversation(conversation_id)
         if not text.strip():
             raise AppError("BadRequest", "empty message")
@@ -411,12 +435,13 @@ class App:
         self.sending[conversation_id] = sending
         try:
             async with self.opened.lock_of(conversation_id):
-                return await self._send(conv, text, on_event, sending)
+                return await self._send(conv, text, on_event, sending, expected)
         finally:
             self.sending.pop(conversation_id, None)
             self.touch()
 
-    async def _send(self, conv: Conversation, text: str, on_event: OnEvent, sending: _Sending) -> dict[str, Any]:
+    async def _send(self, conv: Conversation, text: str, on_event: OnEvent, sending: _Sending,
+                    expected: tuple[tuple[int, int, str], ...] | None = None) -> dict[str, Any]:
         account = self.opened
         provider = self._provider_of(conv)
         target = target_of(provider)
@@ -424,7 +449,9 @@ class App:
             return await self._keep_draft(conv, text, on_event)
         egress = ClockedEgress(self.egress)
         now = self.host.now()
+        _drop_drafts(conv)
         inp = self._send_input(conv, text, provider, now)
+        inp.expected_spans = expected
         await ml.prepare_send(self, inp, text)
         saved_at = [now]
         errors: list[ErrorEvent] = []
@@ -440,7 +467,10 @@ class App:
                 await self._save_conversation(conv)
 
         hooks = SendHooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
-                          sending.calls, errors, neighbours=lambda query, k: ml.nearest_cards(self, query, k))
+                          sending.calls, errors, neighbours=lambda query, k: ml.nearest_cards(self, query, k),
+                          request=lambda r: on_event({"type": "request",
+                                                      "entry": self._note_request(conv.id, "send", "message", r)}),
+                          raw=lambda t: on_event({"type": "wire", "text": t}))
         try:
             outcome = await drive_send(send_flow(inp), egress, target, hooks)
         finally:
@@ -456,7 +486,6 @@ class App:
         account = self.opened
         document = account.document
         settings = document.settings
-        _drop_drafts(conv)
         inp = SendInput(conv, text, document.memory, provider.model, now, self.new_id,
                         options=settings.redact_options(), system_prompt=settings.system_prompt,
                         lang=settings.ui_lang, tz_offset_minutes=settings.tz_offset_minutes,
@@ -472,6 +501,10 @@ class App:
 
     async def _after_send(self, conv: Conversation, text: str, outcome: SendOutcome | None, errors: list[ErrorEvent],
                           sending: _Sending, route: str, on_event: OnEvent) -> dict[str, Any]:
+        if outcome is not None and outcome.status == "stale":
+            preview = await self.preview(conv.id, text)
+            on_event({"type": "error", "kind": "preview_changed", "message": outcome.reason, "preview": preview})
+            return {"status": "stale", "preview": preview}
         if outcome is not None and outcome.status == "blocked":
             on_event({"type": "error", "kind": "redaction", "message": outcome.reason,
                       "message_view": message_view(outcome.user)})
@@ -520,6 +553,60 @@ class App:
                   "message": "The provider could not be reached: the message is kept as a draft.",
                   "message_view": message_view(user)})
         return {"status": "offline"}
+
+    async def preview(self, conversation_id: str | None, text: str,
+                      spec: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What a send of `text` would mask now, computed as the send computes it (same options,
+        memory, history and vault, the on-device NER included) and changing nothing. Without a
+        conversation yet: as the first send of a new one (`spec`: its space) would."""
+        if not isinstance(text, str):
+            raise AppError("BadRequest", "the text to preview must be a text")
+        conv = self._conversation(conversation_id) if conversation_id else self._draft_conversation(spec or {})
+        if not text.strip():
+            return preview_view(text, _nothing_masked(text, conv), [], [])
+        inp = self._send_input(conv, text, self._provider_of(conv), self.host.now())
+        await ml.prepare_send(self, inp, text)
+        try:
+            redaction = preview_typed(inp)
+        except Exception as error:  # the send would fail closed on it too: say so, nothing is shown masked
+            raise AppError("PreviewFailed",
+                           f"The masking failed ({type(error).__name__}): nothing would be sent.") from None
+        signature = [list(item) for item in masked_spans(redaction)]
+        # Only a conversation's own keep list can be toggled from the preview; fakes of a conversation
+        # not created yet are not final (its vault key is drawn at creation): they are not shown.
+        view = preview_view(text, redaction, list(conv.revealed_values) if conversation_id else [], signature)
+        if not conversation_id:
+            for span in view["spans"]:
+                span["fake"] = None
+        return view
+
+    def _draft_conversation(self, spec: dict[str, Any]) -> Conversation:
+        """The conversation a first send would create (never stored)."""
+        settings = self.opened.document.settings
+        return Conversation("preview", Vault.new(self.host.random_bytes(32), settings.mode),
+                            space=spec.get("space") or None)
+
+    async def restore_texts(self, conversation_id: str, texts: list[str]) -> list[str]:
+        """Texts of a rendered reply (the page's text nodes, or a link target the user asked to see
+        restored) with this conversation's fakes replaced by their real values: the page restores
+        only what it shows as text (docs/web.md, "Replies, links and what the model saw")."""
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise AppError("BadRequest", "expected a list of texts")
+        restorer = Restorer(self._conversation(conversation_id).vault)
+        return [restorer.restore(t) if t.strip() else t for t in texts]
+
+    async def wire_log(self, conversation_id: str) -> list[dict[str, Any]]:
+        """Every request of this conversation sent since the account was unlocked, oldest first:
+        sends (each model call of the tool loop) and memory extraction passes, with when and why."""
+        self._conversation(conversation_id)
+        return [dict(entry) for entry in self.requests_sent.get(conversation_id, [])]
+
+    def _note_request(self, conversation_id: str, kind: str, why: str, request: Any) -> dict[str, Any]:
+        log = self.requests_sent.setdefault(conversation_id, [])
+        entry = {"kind": kind, "why": why, "at": self.host.now(), "request": request_view(request)}
+        log.append(entry)
+        del log[:-WIRE_LOG_MAX]
+        return entry
 
     async def send_timings(self, conversation_id: str) -> dict[str, float]:
         """How long the last send of this conversation spent in the worker before its request was
@@ -597,6 +684,8 @@ class App:
         target = target_of(self._provider_of(conv))
 
         def show_pending(call: ModelCall) -> None:
+            request = extraction_request(call, target.model)
+            self._note_request(conv.id, "extraction", run.reason, request)  # idle, flush, startup, explicit
             feedback = call.pending_feedback
             message = conv.message(feedback.message_id) if feedback and feedback.message_id else None
             if message is not None and not message.memory_noted_pending:
@@ -632,6 +721,18 @@ def _mark_cut_replies(conv: Conversation) -> bool:
             message.memory_noted_pending = False
             changed = True
     return changed
+
+
+def _signature(value: object) -> tuple[tuple[int, int, str], ...]:
+    """A preview's signature back from the page: [[start, end, kind], ...] (code points)."""
+    try:
+        return tuple(sorted((int(s), int(e), str(k)) for s, e, k in value))  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise AppError("BadRequest", "a preview signature is a list of [start, end, kind]") from None
+
+
+def _nothing_masked(text: str, conv: Conversation) -> Redaction:
+    return Redaction(text, conv.vault, ())
 
 
 def _drop_drafts(conv: Conversation) -> None:

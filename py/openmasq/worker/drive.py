@@ -162,6 +162,10 @@ class SendHooks:
     errors: list[ErrorEvent] = field(default_factory=list)  # the stream errors met, with their words
     # The embedding index's nearest cards to a real query (None: it cannot answer; lexical search only).
     neighbours: Callable[[str, int], Awaitable[list[Neighbour] | None]] | None = None
+    # What the model is sent and writes, for the page's "what the model saw" (fakes only): each
+    # request as it leaves, each text delta as the model wrote it (before restore).
+    request: Callable[[ChatRequest], None] | None = None
+    raw: Callable[[str], None] | None = None
 
 
 SendFlow = Generator[Step, Answer, SendOutcome]
@@ -180,9 +184,11 @@ async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: Send
             elif isinstance(step, FindNeighbours):
                 answer = await hooks.neighbours(step.query, step.k) if hooks.neighbours is not None else None
             elif isinstance(step, CallModel):
+                if hooks.request is not None:
+                    hooks.request(step.request)
                 events = stream_events(egress, target, step.request, hooks.calls)
                 answer = await _next_event(events)
-                _keep_error(hooks, answer)
+                _seen(hooks, answer)
             elif isinstance(step, ReplyDelta):
                 if step.text:
                     hooks.delta(step.text)
@@ -191,16 +197,19 @@ async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: Send
                     flow.close()
                     return None
                 answer = await _next_event(events) if step.wants_event and events is not None else None
-                _keep_error(hooks, answer)
+                _seen(hooks, answer)
             step = flow.send(answer)
     except StopIteration as stop:
         outcome: SendOutcome = stop.value
         return outcome
 
 
-def _keep_error(hooks: SendHooks, event: StreamEvent | None) -> None:
+def _seen(hooks: SendHooks, event: StreamEvent | None) -> None:
+    """An answer of the stream: errors kept with their words, text deltas shown raw."""
     if isinstance(event, ErrorEvent):
         hooks.errors.append(event)
+    elif isinstance(event, TextDelta) and hooks.raw is not None:
+        hooks.raw(event.text)
 
 
 async def _next_event(events: AsyncIterator[StreamEvent]) -> StreamEvent | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chat.codecs import ChatRequest
 from ..chat.conversation import Conversation, Message
+from ..redact import Redaction
 
 DRAFT_ERRORS = frozenset({"offline"})  # a user turn kept unsent: retry sends it
 
@@ -95,3 +97,37 @@ def matches(conv: Conversation, text: str) -> bool:
     if not needle:
         return True
     return needle in conv.title.casefold() or any(needle in m.content.casefold() for m in conv.messages)
+
+
+def request_view(request: ChatRequest) -> dict[str, Any]:
+    """A whole provider request as the page shows it in "what the model saw": the system text (with
+    the memory block), every message (history, the new turn, tool calls and results) and the tool
+    definitions, exactly as they left (fakes only)."""
+    return {
+        "model": request.model,
+        "system": request.system,
+        "messages": [{"role": m.role, "content": m.content,
+                      "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in m.tool_calls]}
+                     for m in request.messages],
+        "tools": [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
+                  for t in request.tools],
+    }
+
+
+def preview_view(text: str, redaction: Redaction, keep: list[str], signature: list[list[Any]]) -> dict[str, Any]:
+    """The composer's preview: each masked span (UTF-16 offsets, its kind, the fake it becomes) and
+    each place a value this conversation keeps in clear occurs, so a click can unmask or mask it."""
+    spans = [{"start": utf16_offset(text, r.start), "end": utf16_offset(text, r.end), "kind": r.kind,
+              "value": r.value, "fake": r.substitute, "source": r.source} for r in redaction.replacements]
+    taken = [(r.start, r.end) for r in redaction.replacements]
+    kept: list[dict[str, Any]] = []
+    for value in sorted(set(v for v in keep if v), key=len, reverse=True):
+        start = text.find(value)
+        while start >= 0:
+            end = start + len(value)
+            if all(end <= a or start >= b for a, b in taken):
+                taken.append((start, end))
+                kept.append({"start": utf16_offset(text, start), "end": utf16_offset(text, end), "value": value})
+            start = text.find(value, end)
+    return {"text": text, "spans": sorted(spans, key=lambda s: s["start"]),
+            "kept": sorted(kept, key=lambda s: s["start"]), "signature": signature}
