@@ -202,11 +202,20 @@ class RedisVaultStore:
 
     def __init__(self, url: str, keys: VaultKeys, *, idle: float) -> None:
         import redis.asyncio as aioredis  # the proxy extra
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
 
         self._keys = keys
         self._ttl_ms = max(1, int(idle * 1000))
-        self._client = aioredis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT,
-                                               socket_timeout=COMMAND_TIMEOUT, retry_on_timeout=False)
+        # A pooled connection idle for a second is checked (PING) before use, and a broken one is
+        # opened again a few times, briefly: a Redis that came back is used at once, a Redis that is
+        # down is a refusal within about CONNECT_TIMEOUT.
+        self._client = aioredis.Redis.from_url(
+            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT, health_check_interval=1,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.01), 3),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError])
         self._save = self._client.register_script(_SAVE_SCRIPT)
 
     async def load(self, session_id: str) -> Loaded:
