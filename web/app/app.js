@@ -20,6 +20,9 @@ export const AppContext = createContext(null);
 export const useApp = () => useContext(AppContext);
 
 const THEME_KEY = "openmasq.theme";
+// A lock reloads the page (below); this session-only key carries the notice to show after it, and says
+// that the remembered account must not be opened again by that reload.
+const LOCKED_KEY = "openmasq.lockedNotice";
 const THEMES = ["auto", "light", "dark"];
 // Activity is reported at most this often: the idle lock counts in minutes.
 const ACTIVITY_REPORT_MS = 20_000;
@@ -87,7 +90,9 @@ export function App({ pyWorker = null }) {
       const list = await workers.api.listAccounts();
       setAccounts(list);
       const remembered = list.filter((a) => a.remembered);
-      if (list.length === 1 && remembered.length === 1) {
+      const lockedNotice = takeLockedNotice();
+      if (lockedNotice !== null) setLockNotice(lockedNotice);
+      if (lockedNotice === null && list.length === 1 && remembered.length === 1) {
         try {
           await workers.api.unlockRemembered(remembered[0].id);
           await enter(workers.api);
@@ -145,7 +150,16 @@ export function App({ pyWorker = null }) {
     return merged;
   }
 
+  // Locking forgets the account in the workers (py-worker drops its state and keys first); the page's own
+  // memory of it (rendered conversations, component state, every string the JS heap still holds) goes
+  // with a reload, which also starts fresh workers. e2e/test_profile_no_plaintext.py checks the heap.
   async function afterLock(notice = "") {
+    try {
+      sessionStorage.setItem(LOCKED_KEY, notice);
+      workersRef.current?.terminate();
+      location.reload();
+      return;
+    } catch { /* no session storage: lock in place (the page keeps what it rendered until a reload) */ }
     resetChatState();
     setAccount(null);
     setSettings({});
@@ -212,6 +226,17 @@ function Shell({ route, setRoute, account, lock }) {
     </main>
     <${MemoryGestures} api=${api} toast=${toast} navigate=${setRoute} />
   </div>`;
+}
+
+/** The notice a lock left for the page after its reload (null: this load is not one). */
+function takeLockedNotice() {
+  try {
+    const notice = sessionStorage.getItem(LOCKED_KEY);
+    sessionStorage.removeItem(LOCKED_KEY);
+    return notice;
+  } catch {
+    return null;
+  }
 }
 
 function RailLabel({ route }) {

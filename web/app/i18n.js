@@ -2,6 +2,7 @@
 // t(key, vars) interpolates {name} placeholders; a value may be a function of vars (plurals).
 
 import * as memoryStrings from "./components/memory-strings.js";
+import * as egressStrings from "./components/egress-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -117,10 +118,8 @@ const fr = {
   "chat.assistant": "Assistant",
   "chat.sending": "Envoi…",
   "chat.interrupted": "Réponse interrompue",
-  "chat.wire": "Ce que le modèle a vu",
   "chat.wireHide": "Masquer ce que le modèle a vu",
   "chat.wireNone": "Rien n’a été envoyé pour ce message.",
-  "chat.wireHint": "Texte exact envoyé au fournisseur",
   "chat.redactedCount": (v) => `${v.n} ${plural(v.n, "valeur masquée", "valeurs masquées")}`,
   "chat.settings": "Réglages de la conversation",
   "chat.provider": "Fournisseur",
@@ -382,10 +381,8 @@ const en = {
   "chat.assistant": "Assistant",
   "chat.sending": "Sending…",
   "chat.interrupted": "Reply interrupted",
-  "chat.wire": "What the model saw",
   "chat.wireHide": "Hide what the model saw",
   "chat.wireNone": "Nothing was sent for this message.",
-  "chat.wireHint": "Exact text sent to the provider",
   "chat.redactedCount": (v) => `${v.n} ${pluralEn(v.n, "value masked", "values masked")}`,
   "chat.settings": "Conversation settings",
   "chat.provider": "Provider",
@@ -540,6 +537,8 @@ export const LANGS = { fr: "Français", en: "English" };
 // The Mémoire's strings live in their own file (components/memory-strings.js).
 Object.assign(fr, memoryStrings.fr);
 Object.assign(en, memoryStrings.en);
+Object.assign(fr, egressStrings.fr);
+Object.assign(en, egressStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

@@ -367,6 +367,10 @@ const api = {
   undoDelete: (id) => py("undoDelete", [id]),
   // sending
   send: (id, text, onEvent) => py("send", [id, text], onEvent),
+  sendPreviewed: (id, text, signature, onEvent) => py("sendPreviewed", [id, text, signature], onEvent),
+  preview: (id, text, spec = null) => py("preview", [id, text, spec]),
+  restoreTexts: (id, texts) => py("restoreTexts", [id, texts]),
+  wireLog: (id) => py("wireLog", [id]),
   retry: (id, onEvent) => py("retry", [id], onEvent),
   stop: (id) => py("stop", [id]),
   activity: (kind = "activity", conversationId = null) => py("activity", [kind, conversationId]),

@@ -95,7 +95,7 @@ function RenameField({ value, onDone }) {
   };
   return html`<form class="rename" onSubmit=${(e) => { e.preventDefault(); finish(text, true); }}>
     <label for="rename-input" class="visually-hidden">${t("chat.renameLabel")}</label>
-    <input id="rename-input" ref=${ref} value=${text} maxlength="120" onInput=${(e) => setText(e.currentTarget.value)}
+    <input autocomplete="off" id="rename-input" ref=${ref} value=${text} maxlength="120" onInput=${(e) => setText(e.currentTarget.value)}
       onKeyDown=${(e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); finish(null, true); } }}
       onBlur=${() => finish(text, false)} />
   </form>`;

@@ -159,13 +159,13 @@ function CardFields({ card, busy, onSave }) {
   return html`<form class="mem-fields" onSubmit=${save} data-testid="card-fields">
     <div class="field">
       <label for="card-entity">${t("memory.entity")}</label>
-      <input id="card-entity" value=${entity} maxlength="200" onInput=${(e) => setEntity(e.currentTarget.value)}
+      <input autocomplete="off" id="card-entity" value=${entity} maxlength="200" onInput=${(e) => setEntity(e.currentTarget.value)}
         aria-invalid=${error ? "true" : undefined} aria-describedby=${error ? "card-entity-error" : undefined} />
       ${error ? html`<p class="field-error" id="card-entity-error" role="alert">${error}</p>` : null}
     </div>
     <div class="field">
       <label for="card-aliases">${t("memory.aliases")}</label>
-      <input id="card-aliases" value=${aliases} onInput=${(e) => setAliases(e.currentTarget.value)}
+      <input autocomplete="off" id="card-aliases" value=${aliases} onInput=${(e) => setAliases(e.currentTarget.value)}
         aria-describedby="card-aliases-help" />
       <p class="help" id="card-aliases-help">${t("memory.aliasesHelp")}</p>
     </div>
@@ -178,7 +178,7 @@ function CardFields({ card, busy, onSave }) {
       </div>
       <div class="field">
         <label for="card-scope">${t("memory.scope")}</label>
-        <input id="card-scope" value=${scope} maxlength="60" onInput=${(e) => setScope(e.currentTarget.value)}
+        <input autocomplete="off" id="card-scope" value=${scope} maxlength="60" onInput=${(e) => setScope(e.currentTarget.value)}
           aria-describedby="card-scope-help" placeholder=${t("memory.scopeGlobal")} />
       </div>
     </div>
@@ -197,7 +197,7 @@ function SentenceRow({ sentence, busy, onEdit, onRemove, onEvidence }) {
   return html`<li class="mem-sentence" data-testid="sentence">
     ${editing ? html`<form class="mem-sentence-edit" onSubmit=${submit}>
         <label class="visually-hidden" for=${id}>${t("memory.sentenceLabel", { n: sentence.index + 1 })}</label>
-        <textarea id=${id} rows="2" value=${text} onInput=${(e) => setText(e.currentTarget.value)}
+        <textarea autocomplete="off" id=${id} rows="2" value=${text} onInput=${(e) => setText(e.currentTarget.value)}
           onKeyDown=${(e) => { if (e.key === "Escape") { e.stopPropagation(); e.preventDefault(); setEditing(false); } }}></textarea>
         <div class="row end">
           <button type="button" class="button small" onClick=${() => { setText(sentence.text); setEditing(false); }}>
@@ -233,7 +233,7 @@ function AddSentence({ busy, onAdd }) {
   };
   return html`<form class="mem-add" onSubmit=${submit}>
     <label class="visually-hidden" for="add-sentence">${t("memory.addSentence")}</label>
-    <input id="add-sentence" value=${text} placeholder=${t("memory.addSentencePlaceholder")}
+    <input autocomplete="off" id="add-sentence" value=${text} placeholder=${t("memory.addSentencePlaceholder")}
       onInput=${(e) => setText(e.currentTarget.value)} />
     <button type="submit" class="button" disabled=${busy || !text.trim()} data-action="add-sentence">
       <${Icon} name="plus" />${t("memory.add")}</button>
@@ -258,7 +258,7 @@ function MergePicker({ card, onMerged }) {
   };
   return html`<div class="mem-merge panel" role="group" aria-label=${t("memory.mergeTitle", { entity: card.entity })}>
     <label for="merge-search">${t("memory.mergeSearch")}</label>
-    <input id="merge-search" type="search" value=${query} onInput=${(e) => setQuery(e.currentTarget.value)} />
+    <input autocomplete="off" id="merge-search" type="search" value=${query} onInput=${(e) => setQuery(e.currentTarget.value)} />
     ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
     <ul class="mem-merge-list">${items.map((c) => html`<li key=${c.id}>
       <span><${CategoryDot} category=${c.category} /> ${c.entity}</span>

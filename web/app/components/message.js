@@ -1,10 +1,10 @@
 // One chat message: the user's text with its redacted spans highlighted by kind, the reply as
 // sanitised markdown, the "what the model saw" view, the memory caption, and the message actions.
-import { html, useMemo, useState } from "../lib.js";
+import { html, useState } from "../lib.js";
 import { t, hasKey, formatTime } from "../i18n.js";
-import { renderMarkdown } from "../markdown.js";
 import { Icon } from "./icons.js";
 import { useToast } from "./ui.js";
+import { ReplyBody, isRendered } from "./reply.js";
 
 // Colour families for the fine kinds the engine reports (py/openmasq/redact/kinds.py); unknown kinds
 // fall in "secret", as the engine itself treats them.
@@ -44,10 +44,6 @@ export function SpanText({ text, spans }) {
     : seg.text))}</div>`;
 }
 
-export function Markdown({ text }) {
-  const markup = useMemo(() => renderMarkdown(text), [text]);
-  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: markup }}></div>`;
-}
 
 /** The one-line memory caption under a reply; null when there is nothing to say. */
 export function captionParts(caption, memoryOff) {
@@ -89,11 +85,28 @@ export function Caption({ caption, memoryOff }) {
   </p>`;
 }
 
+/** One whole provider request as it left (fakes only): system text with the memory block, every
+ *  message of the history and of this turn, tool calls, and the tool definitions. */
+export function RequestView({ request }) {
+  if (!request) return null;
+  return html`<div class="request-view" data-testid="request-view">
+    ${request.system ? html`<p class="small muted">${t("wirelog.system")}</p><pre class="wire-text">${request.system}</pre>` : null}
+    ${(request.messages || []).map((m, i) => html`<pre key=${i} class="wire-text" data-wire-role=${m.role}>${m.role}: ${m.content}${
+      (m.tool_calls || []).map((c) => `\n→ ${c.name}(${c.arguments})`).join("")}</pre>`)}
+    ${(request.tools || []).length ? html`<p class="small muted">${t("wirelog.tools")}</p>
+      <pre class="wire-text tool">${JSON.stringify(request.tools, null, 2)}</pre>` : null}
+  </div>`;
+}
+
 function WireView({ message }) {
   const tools = message.tools || [];
+  const user = message.role === "user";
   return html`<div class="wire" data-testid="wire">
-    <p class="wire-hint small muted">${t("chat.wireHint")}</p>
-    ${message.wire ? html`<pre class="wire-text">${message.wire}</pre>` : html`<p class="muted">${t("chat.wireNone")}</p>`}
+    <p class="wire-hint small muted">${user ? t("chat.wireHint") : t("chat.wireReply")}</p>
+    ${message.wire ? html`<pre class="wire-text">${message.wire}</pre>` : message.pendingRequest ? null
+      : html`<p class="muted">${t("chat.wireNone")}</p>`}
+    ${message.pendingRequest ? html`<div data-testid="wire-pending"><p class="small muted">${t("chat.wirePending")}</p>
+      <${RequestView} request=${message.pendingRequest.request} /></div>` : null}
     ${tools.map((tool, i) => html`<pre key=${i} class="wire-text tool">${tool.name}(${tool.wire_arguments ?? ""})${
       tool.wire_result ? `\n→ ${tool.wire_result}` : ""}</pre>`)}
   </div>`;
@@ -133,25 +146,30 @@ export function ErrorNote({ error, onRetry }) {
   </div>`;
 }
 
-export function Message({ message, streaming, onRetry, memoryOff, error }) {
+export function Message({ message, streaming, onRetry, memoryOff, error, api, convId }) {
   const [showWire, setShowWire] = useState(false);
+  // A reply's body shows only once its text nodes are restored: busy from the first render on.
+  const [restoring, setRestoring] = useState(() => !isRendered(convId, message.wire));
   const toast = useToast();
   const user = message.role === "user";
   const spans = message.spans || [];
   const copy = async () => toast((await copyText(message.text || "")) ? t("common.copied") : t("chat.copyFailed"));
   const wireId = `wire-${message.id}`;
-  const canWire = !streaming && (user || message.wire);
+  const canWire = !streaming && (user || message.wire || message.pendingRequest);
+  const hasBody = user || streaming || Boolean(message.text);
+  const busy = streaming || (!user && hasBody && restoring);
   const failure = streaming ? null : error || (message.error ? { kind: message.error } : null);
   return html`<article class=${`message ${user ? "from-user" : "from-assistant"} ${streaming ? "streaming" : ""}`}
-      data-role=${message.role} data-message-id=${message.id} aria-busy=${streaming ? "true" : undefined}>
+      data-role=${message.role} data-message-id=${message.id} aria-busy=${busy ? "true" : undefined}>
     <header class="message-head">
       <span class="who">${user ? t("chat.you") : t("chat.assistant")}</span>
       ${message.created ? html`<time class="muted small">${formatTime(message.created)}</time>` : null}
       ${user && spans.length ? html`<span class="badge shield-badge">${t("chat.redactedCount", { n: spans.length })}</span>` : null}
       ${message.draft ? html`<span class="badge warn">${t("chat.draftKept")}</span>` : null}
     </header>
-    ${!user && !streaming && !message.text ? null : html`<div class="bubble">
-      ${user ? html`<${SpanText} text=${message.text} spans=${spans} />` : html`<${Markdown} text=${message.text} />`}
+    ${!hasBody ? null : html`<div class="bubble">
+      ${user ? html`<${SpanText} text=${message.text} spans=${spans} />` : html`<${ReplyBody} api=${api} convId=${convId}
+          wire=${message.wire ?? null} text=${message.text} onBusy=${setRestoring} />`}
       ${streaming ? html`<span class="cursor" aria-hidden="true"></span>` : null}
     </div>`}
     ${message.interrupted ? html`<p class="badge warn">${t("chat.interrupted")}</p>` : null}

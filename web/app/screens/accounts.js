@@ -147,7 +147,7 @@ function CreateAccount({ api, onEnter, onCancel }) {
     <p class="muted">${t("accounts.intro")}</p>
     <${Field} id="acct-label" label=${t("accounts.label")} error=${errors.label}>
       <input id="acct-label" ref=${first} value=${label} onInput=${(e) => setLabel(e.currentTarget.value)}
-        placeholder=${t("accounts.labelPlaceholder")} autocomplete="username" maxlength="60"
+        placeholder=${t("accounts.labelPlaceholder")} autocomplete="off" maxlength="60"
         aria-invalid=${errors.label ? "true" : undefined} aria-describedby=${describedBy("acct-label", "", errors.label)} />
     <//>
     <${Field} id="acct-pass" label=${t("accounts.passphrase")} help=${t("accounts.passphraseHelp")} error=${errors.pass}>
@@ -209,7 +209,7 @@ function UnlockAccount({ api, account, onEnter, onCancel }) {
 
   return html`<form class="stack" onSubmit=${submit} aria-labelledby="unlock-title">
     <h2 id="unlock-title">${t("accounts.unlockTitle", { label: account.label })}</h2>
-    <input type="text" class="visually-hidden" autocomplete="username" value=${account.label} readonly tabindex="-1"
+    <input type="text" class="visually-hidden" autocomplete="off" value=${account.label} readonly tabindex="-1"
       aria-hidden="true" />
     <${Field} id="unlock-pass" label=${t("accounts.passphrase")} error=${error}>
       <input id="unlock-pass" ref=${input} type="password" value=${pass} autocomplete="current-password"
@@ -245,7 +245,7 @@ function RenameAccount({ account, onConfirm, onCancel }) {
       canConfirm=${Boolean(clean) && clean !== account.label.trim()}>
     <${Field} id="rename-label" label=${t("accounts.label")} error=${clean ? "" : t("accounts.labelRequired")}>
       <input id="rename-label" value=${label} onInput=${(e) => setLabel(e.currentTarget.value)}
-        autocomplete="username" maxlength="60" aria-describedby=${describedBy("rename-label", "", clean ? "" : "x")} />
+        autocomplete="off" maxlength="60" aria-describedby=${describedBy("rename-label", "", clean ? "" : "x")} />
     <//>
   <//>`;
 }

@@ -6,10 +6,12 @@ import { useApp } from "../app.js";
 import { Icon } from "../components/icons.js";
 import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui.js";
 import { ConversationList } from "../components/convlist.js";
-import { Message, ErrorNote } from "../components/message.js";
+import { Message, ErrorNote, RequestView, familyOf, kindLabel } from "../components/message.js";
 import { bus, chatState, emit, markStreaming } from "../store.js";
 
 const SEARCH_DEBOUNCE_MS = 200;
+// The composer's preview waits for a pause in typing: each one runs the whole masking in py-worker.
+const PREVIEW_DEBOUNCE_MS = 300;
 // Within this many pixels of the bottom the view follows a streaming reply; further up, the user is reading.
 const STICK_PX = 80;
 // A scroll within this long after the user touched the list (wheel, touch, keys, scroll bar) is theirs.
@@ -43,6 +45,7 @@ export function ChatScreen() {
   const [conv, setConv] = useState(null);
   const [drawer, setDrawer] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
+  const [showWireLog, setShowWireLog] = useState(false);
   const [loadError, setLoadError] = useState("");
   const searchRef = useRef(null);
   const convRef = useRef(null);
@@ -168,13 +171,17 @@ export function ChatScreen() {
   };
 
   const runTurn = async (id, text, start) => {
-    const state = { text, saved: null, reply: "", error: null, streaming: true };
+    // reply: restored (what the saved message will hold); wire: as the model wrote it (what is rendered);
+    // request: the whole request in flight, for "what the model saw".
+    const state = { text, saved: null, reply: "", wire: "", request: null, error: null, streaming: true };
     chatState.live.set(id, state);
     markStreaming();
     emit("chat-changed");
     const onEvent = Comlink.proxy((event) => {
       if (event.type === "saved") state.saved = event.message;
       else if (event.type === "delta") state.reply += event.text;
+      else if (event.type === "wire") state.wire += event.text;
+      else if (event.type === "request") state.request = event.entry;
       else if (event.type === "done") state.done = event.message;
       else if (event.type === "error") state.error = event;
       emit("chat-changed");
@@ -198,12 +205,15 @@ export function ChatScreen() {
     emit("chat-changed");
   };
 
-  const send = async (text) => {
+  // `signature`: the preview the composer showed for `text`; the send goes only if it masks exactly that.
+  const send = async (text, signature = null) => {
     let id = chatState.currentId;
     if (!id) id = (await create()).id;
     chatState.drafts.delete(id);
-    await runTurn(id, text, (onEvent) => api.send(id, text, onEvent));
+    await runTurn(id, text, (onEvent) => (signature
+      ? api.sendPreviewed(id, text, signature, onEvent) : api.send(id, text, onEvent)));
   };
+  const ensureConversation = async () => chatState.currentId || (await create()).id;
 
   const retry = async () => {
     const id = chatState.currentId;
@@ -238,13 +248,17 @@ export function ChatScreen() {
         <h1 class="chat-title">${conv ? conv.title || t("chat.untitled") : t("app.name")}</h1>
         ${conv ? html`<${ProviderPicker} providers=${providers} value=${conv.provider_id || settings.default_provider || "local"}
             onChange=${changeProvider} />
+          <button type="button" class="icon-button" onClick=${() => setShowWireLog(true)} aria-label=${t("wirelog.open")}
+            title=${t("wirelog.open")} data-action="wire-log"><${Icon} name="eye" /></button>
           <button type="button" class="icon-button" onClick=${() => setShowSettings(true)} aria-label=${t("chat.settings")}
             data-action="conversation-settings"><${Icon} name="sliders" /></button>` : null}
       </header>
       <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} />
-      <${Composer} convId=${currentId} streaming=${Boolean(live?.streaming)}
-        onSend=${send} onStop=${stop} />
+      <${Composer} convId=${currentId} streaming=${Boolean(live?.streaming)} space=${space} keep=${conv?.keep || []}
+        onSend=${send} onStop=${stop} ensureConversation=${ensureConversation}
+        onConvChanged=${(view) => { if (view.id === chatState.currentId) setConv(view); }} />
     </section>
+    ${showWireLog && conv ? html`<${WireLog} convId=${conv.id} onClose=${() => setShowWireLog(false)} />` : null}
     ${showSettings && conv ? html`<${ConversationSettings} conv=${conv} onClose=${() => setShowSettings(false)}
         onSaved=${(view) => { setConv(view); loadList(); }} />` : null}
   </div>`;
@@ -274,19 +288,23 @@ function ProviderPicker({ providers, value, onChange }) {
 }
 
 function MessageList({ conv, live, onRetry, loadError }) {
+  const { api } = useApp();
   const ref = useRef(null);
   const stick = useRef(true);
   const messages = conv?.message_list || [];
   const extra = [];
   if (live && (live.streaming || live.done)) {
     const savedInList = live.saved && messages.some((m) => m.id === live.saved.id);
-    if (live.saved && !savedInList) extra.push(live.saved);
+    const pendingRequest = live.streaming ? live.request : null;
+    if (live.saved && !savedInList) extra.push({ ...live.saved, pendingRequest });
     else if (!live.saved && live.text) extra.push({ id: "pending-user", role: "user", text: live.text, spans: [] });
     if (!live.error || live.reply) {
-      extra.push({ id: "pending-reply", role: "assistant", text: live.reply, streaming: live.streaming });
+      extra.push({ id: "pending-reply", role: "assistant", text: live.reply, wire: live.wire, streaming: live.streaming });
     }
   }
-  const all = [...messages, ...extra];
+  // While a request is in flight, "what the model saw" of its user turn shows that whole request.
+  const inFlight = live?.streaming && live.request && live.saved ? live.saved.id : null;
+  const all = [...messages.map((m) => (m.id === inFlight ? { ...m, pendingRequest: live.request } : m)), ...extra];
   const last = messages[messages.length - 1];
 
   // The view follows the conversation unless the user scrolled up to read; a message they send
@@ -324,19 +342,45 @@ function MessageList({ conv, live, onRetry, loadError }) {
         <${Icon} name="shield" size=${40} />
         <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
       </div>` : null}
-    ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)}
+    ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)} api=${api} convId=${conv?.id}
         onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null} />`)}
     ${liveError && !lastCarries ? html`<${ErrorNote} error=${liveError} onRetry=${onRetry} />` : null}
   </div>`;
 }
 
-function Composer({ convId, streaming, onSend, onStop }) {
+/** The composer's preview (issue 17): what a send of the typed text would mask, computed by py-worker
+ *  with the send's own engine and options after a pause in typing. `preview.text` is the text it is for. */
+function usePreview(api, convId, text, space, keepKey) {
+  const [preview, setPreview] = useState({ text: "", data: null, error: "" });
+  const asked = useRef(0);
+  const ask = useCallback(async (value) => {
+    const n = ++asked.current;
+    try {
+      const data = await api.preview(convId || null, value, convId ? null : { space: space === "*" ? null : space });
+      if (n === asked.current) setPreview({ text: value, data, error: "" });
+      return data;
+    } catch (err) {
+      if (n === asked.current) setPreview({ text: value, data: null, error: errorMessage(err) });
+      return null;
+    }
+  }, [api, convId, space]);
+  useEffect(() => {
+    const value = text.trim();
+    if (!value) { asked.current++; setPreview({ text: "", data: null, error: "" }); return undefined; }
+    const timer = setTimeout(() => ask(value), PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, ask, keepKey]);
+  return [preview, ask];
+}
+
+function Composer({ convId, streaming, space, keep, onSend, onStop, ensureConversation, onConvChanged }) {
   const { api } = useApp();
   const key = convId || "";
   const [text, setText] = useState(chatState.drafts.get(key) || "");
   const ref = useRef(null);
   const lastActivity = useRef(0);
   const shownKey = useRef(key);
+  const [preview, askPreview] = usePreview(api, convId, text, space, keep.join("\n"));
   useEffect(() => {
     if (shownKey.current === key) return;
     shownKey.current = key;
@@ -363,21 +407,33 @@ function Composer({ convId, streaming, onSend, onStop }) {
       api.activity("activity", convId || null).catch(() => {});
     }
   };
-  const submit = (e) => {
+  // The send carries the preview shown for exactly this text (asked now if typing has not paused yet):
+  // the worker sends it only if it masks exactly that. Without a preview (it failed), the send says why.
+  const submit = async (e) => {
     e?.preventDefault();
     const value = text.trim();
     if (!value || streaming) return;
+    const shown = preview.text === value && preview.data ? preview.data : await askPreview(value);
     update("");
-    onSend(value);
+    onSend(value, shown ? shown.signature : null);
     ref.current?.focus();
+  };
+  // A click on a masked span keeps that value in clear in this conversation; on a kept one, masks it again.
+  const toggle = async (value, kept) => {
+    const id = await ensureConversation();
+    const view = await api.getConversation(id);
+    const next = kept ? view.keep.filter((v) => v !== value) : [...view.keep, value];
+    onConvChanged(await api.updateConversation(id, { keep: next }));
   };
   const onKeyDown = (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !matchMedia(PHONE_QUERY).matches) submit(e);
   };
-  return html`<form class="composer" onSubmit=${submit}>
+  return html`<form class="composer" onSubmit=${submit} autocomplete="off">
+    ${text.trim() ? html`<${PreviewLine} preview=${preview} current=${text.trim()} onToggle=${toggle} />` : null}
     <label for="composer-input" class="visually-hidden">${t("chat.composer")}</label>
     <textarea id="composer-input" ref=${ref} rows="1" value=${text} placeholder=${t("chat.composerPlaceholder")}
-      onInput=${(e) => update(e.currentTarget.value)} onKeyDown=${onKeyDown} aria-describedby="composer-hint"></textarea>
+      autocomplete="off" onInput=${(e) => update(e.currentTarget.value)} onKeyDown=${onKeyDown}
+      aria-describedby="composer-hint"></textarea>
     <span id="composer-hint" class="visually-hidden">${t("chat.enterHint")}</span>
     ${streaming
       ? html`<button type="button" class="button stop" onClick=${() => { onStop(); ref.current?.focus(); }}
@@ -386,6 +442,55 @@ function Composer({ convId, streaming, onSend, onStop }) {
       : html`<button type="submit" class="button primary send" disabled=${!text.trim()} data-action="send">
           <${Icon} name="send" /><span>${t("chat.send")}</span></button>`}
   </form>`;
+}
+
+/** The typed text with what will be masked (a button per span: a click keeps it in clear) and what this
+ *  conversation keeps in clear (a click masks it again). `data-state`: "current" once it is for the text. */
+function PreviewLine({ preview, current, onToggle }) {
+  const data = preview.data;
+  const upToDate = preview.text === current;
+  const marks = data ? [...data.spans.map((s) => ({ ...s, kept: false })), ...data.kept.map((k) => ({ ...k, kept: true }))]
+    .sort((a, b) => a.start - b.start) : [];
+  const pieces = [];
+  let at = 0;
+  for (const mark of marks) {
+    if (mark.start < at) continue;
+    if (mark.start > at) pieces.push(data.text.slice(at, mark.start));
+    const shown = data.text.slice(mark.start, mark.end);
+    pieces.push(mark.kept
+      ? html`<button type="button" class="kept-span" data-preview="kept" title=${t("preview.kept")}
+          onClick=${() => onToggle(mark.value, true)}>${shown}</button>`
+      : html`<button type="button" class=${`redacted fam-${familyOf(mark.kind)}`} data-preview="masked" data-kind=${mark.kind}
+          title=${t("preview.mask", { kind: kindLabel(mark.kind), fake: mark.fake })}
+          onClick=${() => onToggle(mark.value, false)}>${shown}</button>`);
+    at = mark.end;
+  }
+  if (data && at < data.text.length) pieces.push(data.text.slice(at));
+  return html`<div class="composer-preview" data-testid="composer-preview" data-state=${upToDate && data ? "current" : "stale"}
+      aria-label=${t("preview.label")}>
+    <span class="preview-label">${t("preview.label")} :</span>
+    ${preview.error && upToDate ? html`<span class="preview-error">${t("preview.failed", { message: preview.error })}</span>`
+      : !data ? html`<span>${t("preview.busy")}</span>`
+      : !marks.length ? html`<span>${t("preview.none")}</span>`
+      : html`<span class="preview-text">${pieces}</span>`}
+  </div>`;
+}
+
+/** Every whole request of this conversation since the account was unlocked: sends and memory passes. */
+function WireLog({ convId, onClose }) {
+  const { api } = useApp();
+  const [entries, setEntries] = useState(null);
+  useEffect(() => { api.wireLog(convId).then(setEntries).catch(() => setEntries([])); }, [convId]);
+  return html`<${Dialog} title=${t("wirelog.title")} onClose=${onClose} className="wire-log">
+    <p class="small muted">${t("wirelog.hint")}</p>
+    ${entries === null ? html`<p>${t("common.loading")}</p>` : !entries.length ? html`<p>${t("wirelog.none")}</p>`
+      : entries.map((entry, i) => html`<section key=${i} class="wire-log-entry" data-testid="wire-log-entry"
+          data-kind=${entry.kind}>
+        <p><strong>${t(`wirelog.kind.${entry.kind}`)}</strong> · ${t(`wirelog.why.${entry.why}`)} ·
+          <time>${new Date(entry.at).toLocaleString()}</time></p>
+        <${RequestView} request=${entry.request} />
+      </section>`)}
+  <//>`;
 }
 
 function ConversationSettings({ conv, onClose, onSaved }) {
@@ -431,15 +536,15 @@ function ConversationSettings({ conv, onClose, onSaved }) {
         <p class="help" id="memory-off-help">${t("convsettings.memoryOffHelp")}</p>
       </div>
       <${Field} id="always-mask" label=${t("convsettings.alwaysMask")} help=${t("convsettings.alwaysMaskHelp")}>
-        <textarea id="always-mask" rows="3" value=${alwaysMask} onInput=${(e) => setAlwaysMask(e.currentTarget.value)}
+        <textarea autocomplete="off" id="always-mask" rows="3" value=${alwaysMask} onInput=${(e) => setAlwaysMask(e.currentTarget.value)}
           aria-describedby="always-mask-help"></textarea>
       <//>
       <${Field} id="keep" label=${t("convsettings.keep")} help=${t("convsettings.keepHelp")}>
-        <textarea id="keep" rows="3" value=${keep} onInput=${(e) => setKeep(e.currentTarget.value)}
+        <textarea autocomplete="off" id="keep" rows="3" value=${keep} onInput=${(e) => setKeep(e.currentTarget.value)}
           aria-describedby="keep-help"></textarea>
       <//>
       <${Field} id="space" label=${t("convsettings.space")} help=${t("convsettings.spaceHelp")}>
-        <input id="space" value=${space} onInput=${(e) => setSpace(e.currentTarget.value)} maxlength="60"
+        <input autocomplete="off" id="space" value=${space} onInput=${(e) => setSpace(e.currentTarget.value)} maxlength="60"
           aria-describedby="space-help" />
       <//>
       ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}

@@ -157,7 +157,7 @@ function CardList({ onOpen, overview }) {
     <div class="mem-search" role="search">
       <label for="mem-search" class="visually-hidden">${t("memory.search")}</label>
       <${Icon} name="search" />
-      <input id="mem-search" type="search" value=${filter.text} placeholder=${t("memory.searchPlaceholder")}
+      <input autocomplete="off" id="mem-search" type="search" value=${filter.text} placeholder=${t("memory.searchPlaceholder")}
         onInput=${(e) => set({ text: e.currentTarget.value })} />
     </div>
     <fieldset class="mem-filters">
@@ -266,7 +266,7 @@ function Journal() {
           ${(page?.origins || []).map((o) => html`<option value=${o}>${t(`memory.jorigin.${o}`)}</option>`)}
         </select></label>
       <label class="grow">${t("memory.journalSearch")}
-        <input type="search" value=${query.text} onInput=${(e) => set({ text: e.currentTarget.value })} id="journal-search" /></label>
+        <input autocomplete="off" type="search" value=${query.text} onInput=${(e) => set({ text: e.currentTarget.value })} id="journal-search" /></label>
     </div>
     ${page ? html`<p class="small muted" aria-live="polite">${t("memory.journalCount", { n: page.total })}</p>` : null}
     ${page && !entries.length ? html`<p class="mem-empty">${t("memory.journalEmpty")}</p>` : null}
@@ -300,7 +300,7 @@ function Profile() {
     <p class="muted small" id="profile-help">${t("memory.profileIntro")}</p>
     <div class="field">
       <label for="profile-text">${t("memory.profileLabel")}</label>
-      <textarea id="profile-text" rows="8" maxlength=${PROFILE_MAX} value=${text} aria-describedby="profile-help profile-count"
+      <textarea autocomplete="off" id="profile-text" rows="8" maxlength=${PROFILE_MAX} value=${text} aria-describedby="profile-help profile-count"
         onInput=${(e) => setText(e.currentTarget.value)}></textarea>
       <p class="help" id="profile-count">${t("memory.chars", { n: text.length, max: PROFILE_MAX })}</p>
     </div>
@@ -326,7 +326,7 @@ function NewCard({ onClose, onCreated }) {
     <form class="stack" onSubmit=${submit}>
       <div class="field">
         <label for="new-entity">${t("memory.entity")}</label>
-        <input id="new-entity" value=${entity} maxlength="200" onInput=${(e) => setEntity(e.currentTarget.value)}
+        <input autocomplete="off" id="new-entity" value=${entity} maxlength="200" onInput=${(e) => setEntity(e.currentTarget.value)}
           aria-invalid=${error ? "true" : undefined} aria-describedby=${error ? "new-entity-error" : undefined} />
         ${error ? html`<p class="field-error" id="new-entity-error" role="alert">${error}</p>` : null}
       </div>
@@ -338,7 +338,7 @@ function NewCard({ onClose, onCreated }) {
       </div>
       <div class="field">
         <label for="new-facts">${t("memory.sentences")}</label>
-        <textarea id="new-facts" rows="3" value=${facts} onInput=${(e) => setFacts(e.currentTarget.value)}></textarea>
+        <textarea autocomplete="off" id="new-facts" rows="3" value=${facts} onInput=${(e) => setFacts(e.currentTarget.value)}></textarea>
       </div>
       <div class="row end">
         <button type="button" class="button" onClick=${onClose}>${t("common.cancel")}</button>

@@ -193,7 +193,7 @@ function ProviderForm({ provider, onClose }) {
         ${PRESETS.map((p) => html`<button type="button" class="chip" onClick=${() => preset(p)} data-preset=${p.id}>${p.label}</button>`)}
       </div>` : null}
       <${Field} id="prov-label" label=${t("providers.label")} error=${errors.label}>
-        <input id="prov-label" value=${label} onInput=${(e) => setLabel(e.currentTarget.value)} maxlength="60"
+        <input autocomplete="off" id="prov-label" value=${label} onInput=${(e) => setLabel(e.currentTarget.value)} maxlength="60"
           aria-invalid=${errors.label ? "true" : undefined} aria-describedby=${describedBy("prov-label", "", errors.label)} />
       <//>
       <${Field} id="prov-url" label=${t("providers.baseUrl")} help=${kind === "compatible" ? t("providers.baseUrlHelp") : ""}
