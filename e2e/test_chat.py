@@ -278,9 +278,11 @@ def test_conversations_can_be_searched_renamed_deleted_and_restored(
     page.locator(".conv", has_text="Salon 2025").locator("[data-action=delete]").click()
     page.wait_for_function("() => document.querySelectorAll('.convlist-items .conv').length === 1")
     page.wait_for_function(FOCUS_ON, arg=[".conv-open", "billets"])
-    toast, composer = page.locator(".toast").bounding_box(), page.locator(".composer").bounding_box()
+    # The deletion's toast (an earlier one, "Fournisseur enregistré", may still be shown on a slow machine).
+    deleted = page.locator(".toast", has_text="Salon 2025")
+    toast, composer = deleted.bounding_box(), page.locator(".composer").bounding_box()
     assert toast["y"] + toast["height"] <= composer["y"], "the toast hides the composer"
-    page.locator(".toast button.button").click()  # Undo
+    deleted.locator("button.button").click()  # Undo
     page.locator(".conv-title", has_text="Salon 2025").wait_for()
     page.locator(".conv", has_text="Salon 2025").locator(".conv-open").click()
     assert "le budget du salon" in page.locator("[data-role=user]").first.inner_text()
