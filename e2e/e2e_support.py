@@ -46,3 +46,15 @@ def ask_service_worker(page: Any, message: dict[str, Any]) -> Any:
         })""",
         message,
     )
+
+
+def download_model(page: Any, group: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Downloads an on-demand model ("e5", "smollm2") from Settings, as a user does before its first use
+    (issue 19: models are not precached), then goes back to the chat."""
+    page.click("[data-route=settings]")
+    row = page.locator(f"[data-model={group}]")
+    row.wait_for()
+    if row.get_attribute("data-state") != "ready":
+        row.locator("[data-action=download]").click()
+        page.locator(f"[data-model={group}][data-state=ready]").wait_for(timeout=timeout_ms)
+    page.click("[data-route=chat]")

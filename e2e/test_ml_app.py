@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from e2e_support import download_model
 from test_chat import add_provider, create_account, open_app, open_chat, send, wait_for_reply
 from test_memory import go_memory, new_card
 
@@ -58,6 +59,7 @@ def test_memory_search_in_a_browser_send_is_topped_up_by_the_on_device_index(
         page = open_app(context, site_server.url)
         create_account(page)
         add_provider(page, provider.base_url)
+        download_model(page, "e5")  # on demand since issue 19: the user downloads it from Settings
         go_memory(page)
         new_card(page, "Marie Dupont", "personne", "Pilote d'essai chez Airbus à Toulouse.")
         new_card(page, "Vélo", "autre", "Va au travail à vélo.")

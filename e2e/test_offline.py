@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from e2e_support import download_model
 from test_chat import (
     MESSAGE,
     PASSPHRASE,
@@ -34,6 +35,7 @@ def test_after_the_first_load_the_app_works_offline(
     context: Any, site_server: Any, provider: ScriptedUpstream, recorder: Any, shoot: Any
 ) -> None:
     page = open_chat(context, site_server.url, provider.base_url)  # add_provider waits for the service worker
+    download_model(page, "smollm2")  # on demand since issue 19: downloaded from Settings before going offline
     send(page, MESSAGE)
     answered = wait_for_reply(page).locator(".markdown").inner_text().strip()
     received = len(provider.received)

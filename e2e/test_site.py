@@ -112,17 +112,17 @@ def test_the_service_worker_precaches_every_listed_file_and_nothing_test_only(
     page = open_app(context, site_server)
     assert wait_for_service_worker(page) == built_site.build_hash
     cached = page.evaluate(
-        """async (hash) => {
-            const name = (await caches.keys()).find((n) => n.startsWith("openmasq-site-" + hash));
+        """async () => {
+            const name = (await caches.keys()).find((n) => n.startsWith("openmasq-files@"));
             const keys = await (await caches.open(name)).keys();
             return keys.map((request) => request.url);
         }""",
-        built_site.build_hash,
     )
-    expected = {site_server.url + ("" if path == "./" else path) for path in built_site.precache}
-    assert set(cached) == expected
-    assert site_server.url + "index.html" in cached and site_server.url in cached
-    assert not any("/tests/" in url for url in cached)
+    # Cached by content (one entry per sha256): the app group, no model, nothing test-only.
+    app = {f.sha256 for f in built_site.manifest if f.group == "app"}
+    assert {url.rsplit("/", 1)[1] for url in cached} == app
+    assert all(url.startswith(site_server.url + "__openmasq/file/") for url in cached)
+    assert not any(f.path.startswith("tests/") for f in built_site.manifest)
 
 
 def test_the_app_boots_offline_with_the_server_stopped(context, site_server, shoot):

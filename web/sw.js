@@ -1,28 +1,48 @@
 // OpenMasq's service worker. This is a TEMPLATE: `openmasq build` (py/openmasq/site/build.py) fills in
-// the build hash (a hash of every precached file), the precache list and the security policies
-// (from py/openmasq/site/csp.py). See docs/web.md.
+// the build hash, the site's manifest (every file with its sha256, size and group) and the security
+// policies (from py/openmasq/site/csp.py). See docs/web.md and docs/install.md.
 //
-// - install: precaches the whole app (shell, vendor libraries, Pyodide, wheels, models), then skipWaiting;
-// - activate: deletes this scope's caches from older builds, then clients.claim;
-// - fetch: same-origin GET/HEAD inside the scope are served cache-first (ignoreSearch), with the
-//   Content-Security-Policy and the cross-origin isolation headers set on every response, so a static
-//   host that sends no headers still gets them after the first load. Range requests are answered
-//   from the cached file (206).
+// - Files are cached by content: one Cache Storage entry per sha256 (`<scope>__openmasq/file/<sha256>`
+//   in `openmasq-files@<scope>`), shared by every build. A path is served through this build's
+//   manifest (path -> sha256), so a new build reuses every unchanged file and an update downloads only
+//   what changed.
+// - install: fetches the "app" group's files that are not cached yet (revalidating against the HTTP
+//   cache, so what the page already downloaded is not fetched twice), checks each one's sha256 before
+//   storing it (a file that does not match the build is fetched once more, bypassing the HTTP cache,
+//   then fails the install: never a wrong file cached), posts progress to the windows, then skipWaiting.
+// - activate: deletes the files no group of this build lists (and the old per-build caches), then
+//   clients.claim. A model downloaded earlier whose content did not change stays downloaded.
+// - fetch: same-origin GET/HEAD inside the scope are served from the cache with the Content-Security-
+//   Policy and the cross-origin isolation headers set on every response, so a static host that sends no
+//   headers still gets them after the first load. Range requests are answered from the cached file
+//   (206). An on-demand file (a model) that is not downloaded is answered 404 "Not downloaded" with
+//   `X-OpenMasq-Missing: <group>`: nothing downloads a model behind the user's back. Only the page's
+//   downloader (web/app/downloads.js), which said the size first, goes to the network for it, marked
+//   by the `X-OpenMasq-Download` request header.
+// - `files.json` (the manifest) is answered from this worker's own copy: the page learns what this
+//   build holds and where it is cached.
 // - message {type: "egress-origins", origins}: the provider origins the net-worker may connect to,
 //   validated and kept in this worker's own cache storage (they survive restarts); the page restarts
 //   the net-worker afterwards so its script response carries the widened connect-src.
 
 const BUILD_HASH = __BUILD_HASH__;
-const PRECACHE = __PRECACHE__;
+const MANIFEST = __MANIFEST__;
 const POLICIES = __POLICIES__;
 
 const SCOPE = self.registration.scope; // always ends with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
-const SITE_CACHE_PREFIX = "openmasq-site-";
 // Cache names are shared by the whole origin: the scope keeps two deployments under sub-paths apart.
-const SITE_CACHE = `${SITE_CACHE_PREFIX}${BUILD_HASH}@${SCOPE}`;
+const FILES_CACHE = `${MANIFEST.filesCache}@${SCOPE}`;
+const PARTIAL_CACHE = `${MANIFEST.partialCache}@${SCOPE}`;
+const LEGACY_CACHE_PREFIX = "openmasq-site-"; // one cache per build, before content addressing
 const CONFIG_CACHE = `openmasq-config@${SCOPE}`;
 const ORIGINS_KEY = new URL("__openmasq/egress-origins", SCOPE).href; // never a file of the site
+const MANIFEST_PATH = "files.json";
+const DOWNLOAD_HEADER = "X-OpenMasq-Download";
+const BY_PATH = new Map(MANIFEST.files.map((file) => [file.path, file]));
+BY_PATH.set("", BY_PATH.get("index.html")); // the scope's own URL is the page
+const APP_FILES = uniqueByHash(MANIFEST.files.filter((file) => file.group === MANIFEST.appGroup));
+const KNOWN_KEYS = new Set(MANIFEST.files.map((file) => fileKey(file.sha256)));
 // Parallel downloads while precaching: the browser's own per-host limit is 6.
 const PRECACHE_CONCURRENCY = 6;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -30,6 +50,16 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 // a static host that sends no headers still gets a cross-origin isolated app (wasm threads) once this
 // worker controls the page.
 const SECURITY_HEADERS = POLICIES.headers;
+
+function fileKey(sha256) {
+  return new URL(MANIFEST.fileKeyPrefix + sha256, SCOPE).href;
+}
+
+function uniqueByHash(files) {
+  const seen = new Map();
+  for (const file of files) if (!seen.has(file.sha256)) seen.set(file.sha256, file);
+  return [...seen.values()];
+}
 
 // ---------------------------------------------------------------- install / activate
 
@@ -40,38 +70,72 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await caches.keys()) {
-        if (name.startsWith(SITE_CACHE_PREFIX) && name.endsWith(`@${SCOPE}`) && name !== SITE_CACHE) {
-          await caches.delete(name);
-        }
-      }
+      await pruneCaches();
       await self.clients.claim();
+      await broadcast({ type: "precache-done", hash: BUILD_HASH });
     })(),
   );
 });
 
+/** What this build does not list goes: old builds' files, models removed or changed, old caches. */
+async function pruneCaches() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(LEGACY_CACHE_PREFIX) && name.endsWith(`@${SCOPE}`)) await caches.delete(name);
+  }
+  const files = await caches.open(FILES_CACHE);
+  for (const request of await files.keys()) {
+    if (!KNOWN_KEYS.has(request.url)) await files.delete(request);
+  }
+  const partial = await caches.open(PARTIAL_CACHE);
+  for (const request of await partial.keys()) {
+    const sha = new URL(request.url).pathname.split("/").at(-2);
+    if (!KNOWN_KEYS.has(fileKey(sha))) await partial.delete(request);
+  }
+}
+
 async function precache() {
-  const cache = await caches.open(SITE_CACHE);
-  const urls = PRECACHE.map((path) => new URL(path, SCOPE).href);
-  const queue = [...urls];
-  let done = 0;
+  const cache = await caches.open(FILES_CACHE);
+  // Smallest first: the page's own boot fetches the large runtime files (Pyodide's wasm) at once, and by the
+  // time the install reaches them their revalidation finds them in the HTTP cache (bench/install.py).
+  const queue = [...APP_FILES].sort((a, b) => a.size - b.size);
+  const progress = { done: 0, total: queue.length, loaded: 0, bytes: 0, fetched: 0 };
+  for (const file of queue) progress.bytes += file.size;
   const next = async () => {
     while (queue.length > 0) {
-      const url = queue.shift();
-      // An install interrupted earlier (a phone losing the network) resumes where it stopped.
-      if (!(await cache.match(url))) {
-        // cache: "reload" bypasses the HTTP cache, so a stale copy never lands in a new build's cache.
-        const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
-        if (!response.ok) {
-          throw new Error(`precache: ${url} answered ${response.status}`);
-        }
-        await cache.put(url, response);
+      const file = queue.shift();
+      // Cached by an earlier build (same content), or by an install interrupted earlier: nothing to fetch.
+      if (!(await cache.match(fileKey(file.sha256)))) {
+        await cache.put(fileKey(file.sha256), await fetchVerified(file));
+        progress.fetched += 1;
       }
-      done += 1;
-      await broadcast({ type: "precache-progress", hash: BUILD_HASH, done, total: urls.length });
+      progress.done += 1;
+      progress.loaded += file.size;
+      await broadcast({ type: "precache-progress", hash: BUILD_HASH, ...progress });
     }
   };
   await Promise.all(Array.from({ length: PRECACHE_CONCURRENCY }, next));
+}
+
+/** The file's bytes as a response to cache, once its sha256 is the manifest's. */
+async function fetchVerified(file) {
+  const url = new URL(file.path, SCOPE).href;
+  // "no-cache" revalidates what the page's own boot put in the HTTP cache (a 304 costs no body);
+  // on a mismatch (a host mid-deployment, a stale copy) the second try bypasses the HTTP cache.
+  for (const mode of ["no-cache", "reload"]) {
+    const response = await fetch(new Request(url, { cache: mode, credentials: "same-origin" }));
+    if (!response.ok) throw new Error(`precache: ${file.path} answered ${response.status}`);
+    const body = await response.arrayBuffer();
+    if ((await sha256Hex(body)) === file.sha256) {
+      const type = response.headers.get("Content-Type") || "application/octet-stream";
+      return new Response(body, { status: 200, headers: { "Content-Type": type, "Content-Length": String(body.byteLength) } });
+    }
+  }
+  throw new Error(`precache: ${file.path} does not match this build (sha256 differs): the host serves another version`);
+}
+
+async function sha256Hex(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 async function broadcast(message) {
@@ -93,27 +157,60 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || !url.pathname.startsWith(SCOPE_PATH)) {
     return;
   }
-  event.respondWith(respond(request, url));
+  event.respondWith(respond(request, url, event));
 });
 
-async function respond(request, url) {
+async function respond(request, url, event) {
   const path = url.pathname.slice(SCOPE_PATH.length);
-  const cache = await caches.open(SITE_CACHE);
-  // Matched by URL, not by request: a HEAD request would never match a cached GET.
-  const cached = await cache.match(url.href, { ignoreSearch: true });
-  if (cached) {
-    return fromCache(cached, request, path);
+  if (path === MANIFEST_PATH) {
+    return withPolicy(new Response(request.method === "HEAD" ? null : JSON.stringify(MANIFEST), {
+      status: 200, headers: { "Content-Type": "application/json", "Cache-Control": "no-cache" },
+    }), path);
+  }
+  const file = BY_PATH.get(path);
+  const cache = await caches.open(FILES_CACHE);
+  if (file) {
+    const cached = await cache.match(fileKey(file.sha256));
+    if (cached) {
+      return fromCache(cached, request, path);
+    }
+    if (file.group !== MANIFEST.appGroup && !request.headers.has(DOWNLOAD_HEADER)) {
+      return notDownloaded(file, path);
+    }
   }
   try {
-    return await withPolicy(await fetch(request), path);
+    const response = await fetch(request);
+    if (file && file.group === MANIFEST.appGroup && response.status === 200 && request.method === "GET") {
+      // An app file missing from the cache (evicted, or asked for before the install stored it): kept once
+      // its sha256 is checked, so the offline copy heals as the app is used.
+      event.waitUntil(keepIfVerified(cache, file, response.clone()).catch(() => {}));
+    }
+    return await withPolicy(response, path);
   } catch (error) {
-    // Offline and not precached: a navigation inside the app still gets the app.
-    const shell = request.mode === "navigate" ? await cache.match(new URL("./", SCOPE).href) : undefined;
+    // Offline and not cached: a navigation inside the app still gets the app.
+    const page = BY_PATH.get("index.html");
+    const shell = request.mode === "navigate" && page ? await cache.match(fileKey(page.sha256)) : undefined;
     if (shell) {
       return fromCache(shell, request, "");
     }
     throw error;
   }
+}
+
+async function keepIfVerified(cache, file, response) {
+  const body = await response.arrayBuffer();
+  if ((await sha256Hex(body)) !== file.sha256) return;
+  const type = response.headers.get("Content-Type") || "application/octet-stream";
+  await cache.put(fileKey(file.sha256), new Response(body, {
+    status: 200, headers: { "Content-Type": type, "Content-Length": String(body.byteLength) },
+  }));
+}
+
+async function notDownloaded(file, path) {
+  const headers = new Headers({ "Content-Type": "text/plain; charset=utf-8", "X-OpenMasq-Missing": file.group });
+  await setPolicy(headers, path);
+  const text = `${path} is not downloaded on this device (${file.group}): download it in Settings`;
+  return new Response(text, { status: 404, statusText: "Not downloaded", headers });
 }
 
 async function fromCache(cached, request, path) {
@@ -250,9 +347,15 @@ self.addEventListener("message", (event) => {
         (error) => reply({ type: "egress-origins-refused", message: String(error.message || error) }),
       ),
     );
+  } else if (data && data.type === "precache") {
+    // The page found app files missing (storage evicted, an entry lost): fetch what is missing again.
+    event.waitUntil(precache().then(
+      () => broadcast({ type: "precache-done", hash: BUILD_HASH }),
+      (error) => broadcast({ type: "precache-failed", hash: BUILD_HASH, message: String(error.message || error) }),
+    ));
   } else if (data && data.type === "status") {
     event.waitUntil(
-      egressOrigins().then((origins) => reply({ type: "status", hash: BUILD_HASH, files: PRECACHE.length, origins })),
+      egressOrigins().then((origins) => reply({ type: "status", hash: BUILD_HASH, files: APP_FILES.length, origins })),
     );
   }
 });

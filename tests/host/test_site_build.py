@@ -17,7 +17,16 @@ import pytest
 
 from openmasq.site import csp
 from openmasq.site.assets import sha256_of
-from openmasq.site.build import STATE_FILE, VENDOR_FILES, BuildError, BuildOptions, BuildResult, build_site
+from openmasq.site.build import (
+    MANIFEST_FILE,
+    STATE_FILE,
+    VENDOR_FILES,
+    BuildError,
+    BuildOptions,
+    BuildResult,
+    build_site,
+    group_of,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 PLACEHOLDER_WEB = REPO / "e2e" / "fixtures" / "placeholder-web"
@@ -58,14 +67,42 @@ def site_files(out: Path) -> set[str]:
     return {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} - {STATE_FILE}
 
 
-def test_the_precache_lists_every_file_of_the_site_but_the_service_worker(repo: Path, tmp_path: Path):
+def test_the_manifest_lists_every_file_of_the_site_by_content_and_the_precache_its_app_group(
+    repo: Path, tmp_path: Path
+):
     result = build(repo, tmp_path / "site")
     files = site_files(result.out)
+    assert {f.path for f in result.manifest} == files - {"sw.js", MANIFEST_FILE}
+    for entry in result.manifest:
+        path = result.out / entry.path
+        assert (entry.sha256, entry.size) == (sha256_of(path), path.stat().st_size)
     assert result.precache[0] == "./"
-    assert set(result.precache[1:]) == files - {"sw.js"}
+    assert result.precache[1:] == [f.path for f in result.manifest if f.group == "app"]
     assert {"index.html", "manifest.webmanifest", "icons/icon-512.png", "models/tiny/weights.bin"} <= files
     assert "models/tiny/.manifest.json" not in files
     assert result.precache_bytes == sum((result.out / p).stat().st_size for p in result.precache[1:])
+    doc = json.loads((result.out / MANIFEST_FILE).read_text(encoding="utf-8"))
+    assert doc["build"] == result.build_hash and len(doc["files"]) == len(result.manifest)
+
+
+def test_models_and_their_runtimes_are_on_demand_and_the_ner_model_is_part_of_the_app(repo: Path, tmp_path: Path):
+    groups = {f.path: f.group for f in build(repo, tmp_path / "site").manifest}
+    assert groups["vendor/wllama/wllama.wasm"] == groups["vendor/wllama/index.js"] == "smollm2"
+    assert group_of("models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") == "smollm2"
+    assert group_of("models/e5/onnx/model_q4.onnx") == group_of("models/e5/tokenizer.json") == "e5"
+    # Every send's redaction runs the NER model (a send without it fails closed): it is precached.
+    assert group_of("models/ner/model.onnx") == "app"
+    assert groups["vendor/transformers/ort-wasm-simd-threaded.wasm"] == "app"
+    assert groups["pyodide/pyodide.asm.wasm"] == groups["index.html"] == "app"
+
+
+def test_a_changed_script_changes_only_its_own_manifest_entry(repo: Path, tmp_path: Path):
+    first = {f.path: f for f in build(repo, tmp_path / "one").manifest}
+    script = repo / "web" / "app" / "main.js"
+    script.write_text(script.read_text(encoding="utf-8") + "\n// changed\n", encoding="utf-8")
+    second = {f.path: f for f in build(repo, tmp_path / "two").manifest}
+    assert second.keys() == first.keys()
+    assert [path for path in first if first[path] != second[path]] == ["app/main.js"]
 
 
 def test_the_hash_changes_with_any_content_and_only_with_content(repo: Path, tmp_path: Path):
@@ -178,10 +215,10 @@ def test_with_tests_adds_the_runner_files_without_touching_the_precache(repo: Pa
 def test_the_service_worker_is_filled_in_from_the_build_and_csp_py(repo: Path, tmp_path: Path):
     result = build(repo, tmp_path / "site")
     sw = (result.out / "sw.js").read_text(encoding="utf-8")
-    assert "__BUILD_HASH__" not in sw and "__PRECACHE__" not in sw and "__POLICIES__" not in sw
+    assert "__BUILD_HASH__" not in sw and "__MANIFEST__" not in sw and "__POLICIES__" not in sw
     assert f'const BUILD_HASH = "{result.build_hash}";' in sw
-    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw, re.DOTALL).group(1))  # type: ignore[union-attr]
-    assert precache == result.precache
+    embedded = json.loads(re.search(r"const MANIFEST = (\{.*?\n\});", sw, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert embedded == json.loads((result.out / MANIFEST_FILE).read_text(encoding="utf-8"))
     policies = json.loads(re.search(r"const POLICIES = (\{.*?\n\});", sw, re.DOTALL).group(1))  # type: ignore[union-attr]
     assert policies["page"] == csp.page_policy()
     assert policies["byPath"] == {csp.LLM_WORKER: csp.llm_worker_policy()}

@@ -2,6 +2,7 @@
 // t(key, vars) interpolates {name} placeholders; a value may be a function of vars (plurals).
 
 import * as memoryStrings from "./components/memory-strings.js";
+import * as offlineStrings from "./components/offline-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
@@ -539,6 +540,8 @@ Object.assign(fr, memoryStrings.fr);
 Object.assign(en, memoryStrings.en);
 Object.assign(fr, egressStrings.fr);
 Object.assign(en, egressStrings.en);
+Object.assign(fr, offlineStrings.fr); // the offline copy, the models and the storage (components/offline-strings.js)
+Object.assign(en, offlineStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

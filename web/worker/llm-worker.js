@@ -149,6 +149,10 @@ async function ensureModel(id, reply) {
 
 async function fetchModel() {
   const response = await fetch(MODEL_URL);
+  // The service worker keeps an on-demand model off the network until the user downloads it (sw.js).
+  if (response.headers.get("X-OpenMasq-Missing")) {
+    throw new Error("it is not downloaded on this device: download it in Settings → Offline and models");
+  }
   if (!response.ok) throw new Error(`${MODEL_URL}: HTTP ${response.status}`);
   const total = Number(response.headers.get("content-length")) || 0;
   const reader = response.body.getReader();
@@ -171,7 +175,9 @@ async function fetchModel() {
 
 async function loadModel() {
   const started = performance.now();
-  const [{ Wllama }, blob] = await Promise.all([import(WLLAMA_URL), fetchModel()]);
+  // The model first: when it is not downloaded, that is the error to show (wllama's files are in its group).
+  const blob = await fetchModel();
+  const { Wllama } = await import(WLLAMA_URL);
   progress("load", 0, 1);
   const instance = new Wllama({ default: WASM_URL }, { suppressNativeLog: true, logger: quietLogger() });
   // Never fall back to wllama's compatibility build: it lives on a CDN this app may not reach.

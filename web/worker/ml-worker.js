@@ -128,9 +128,21 @@ function serial(work) {
 // ---------------------------------------------------------------- loading
 
 const LOADERS = {
-  e5: (progress) => pipeline("feature-extraction", "e5", { dtype: DTYPE, device: "wasm", progress_callback: progress }),
+  e5: async (progress) => {
+    await downloaded(new URL("../models/e5/config.json", import.meta.url), "e5 (search by meaning)");
+    return pipeline("feature-extraction", "e5", { dtype: DTYPE, device: "wasm", progress_callback: progress });
+  },
   ner: (progress) => loadNer(progress),
 };
+
+/** An on-demand model the user has not downloaded is answered "Not downloaded" by the service worker
+ *  (sw.js): said plainly instead of transformers.js's "could not locate file". */
+async function downloaded(url, label) {
+  const response = await fetch(url, { method: "HEAD" });
+  if (response.headers.get("X-OpenMasq-Missing")) {
+    throw new Error(`${label} is not downloaded on this device: download it in Settings → Offline and models`);
+  }
+}
 
 function ensure(name, id, reply) {
   if (id !== undefined && reply) watchers.set(`${name}:${id}`, { id, reply, name });

@@ -1,6 +1,11 @@
 """`openmasq build --out DIR`: web/ + vendored npm libraries + the Pyodide dist (patched lock, our
 wheel) + cached model files -> one self-contained static site with a content-hashed service worker.
 
+The site's manifest (`files.json`, also written into sw.js) lists every file with its sha256, size and
+group: "app" files are precached at install; each on-demand group (a model and its runtime) is
+downloaded when the user asks for it (web/app/downloads.js). The service worker caches files by
+sha256, so a new build reuses every file whose content did not change (docs/install.md).
+
 Deterministic: the same inputs give the same files. Incremental: a file whose size and mtime (or
 sha256) match is not copied again, and sha256 values are cached by (size, mtime) in a state file.
 """
@@ -22,7 +27,19 @@ from . import assets, bytecode, csp
 STATE_FILE = ".openmasq-build.json"  # not part of the site: the server refuses dotfiles
 STATE_VERSION = 1
 SW_TEMPLATE = "sw.js"
-PLACEHOLDERS = ("__BUILD_HASH__", "__PRECACHE__", "__POLICIES__")
+PLACEHOLDERS = ("__BUILD_HASH__", "__MANIFEST__", "__POLICIES__")
+MANIFEST_FILE = "files.json"  # the manifest: written by the build, answered by the service worker itself
+APP_GROUP = "app"
+# On-demand groups: what only one optional feature needs, downloaded when the user asks (first need). The
+# NER model stays in "app": every send's redaction needs it, and a send without it fails closed.
+ON_DEMAND_GROUPS: dict[str, tuple[str, ...]] = {
+    "smollm2": ("models/smollm2/", "vendor/wllama/"),  # the offline chat model and llama.cpp's wasm
+    "e5": ("models/e5/",),  # the embedding model of the memory's semantic search
+}
+# Where the service worker and the page keep files by content (one source: the manifest carries them).
+FILES_CACHE = "openmasq-files"
+FILE_KEY_PREFIX = "__openmasq/file/"
+PARTIAL_CACHE = "openmasq-partial"
 # Files and folders never copied from web/ or the model cache (editor and tool droppings).
 SKIPPED_NAMES = frozenset({"__pycache__", ".DS_Store", "Thumbs.db"})
 SKIPPED_SUFFIXES = (".tmp", ".partial", ".pyc", ".swp", "~")
@@ -74,11 +91,22 @@ class Entry:
     precache: bool = True
 
 
+@dataclass(frozen=True)
+class ManifestFile:
+    """One file of the site as the service worker knows it."""
+
+    path: str
+    sha256: str
+    size: int
+    group: str
+
+
 @dataclass
 class BuildResult:
     out: Path
     build_hash: str
-    precache: list[str]
+    precache: list[str]  # "./" and the app group's paths: what an install fetches
+    manifest: list[ManifestFile]
     precache_bytes: int
     total_bytes: int
     files: int
@@ -300,6 +328,26 @@ def check_out_dir(out: Path) -> None:
 # ---------------------------------------------------------------- the service worker
 
 
+def group_of(rel: str) -> str:
+    """The on-demand group a site path belongs to, or "app" (precached)."""
+    for group, prefixes in ON_DEMAND_GROUPS.items():
+        if rel.startswith(prefixes):
+            return group
+    return APP_GROUP
+
+
+def manifest_doc(hash_: str, files: list[ManifestFile]) -> dict[str, object]:
+    """What files.json holds and sw.js embeds: the build, the cache names and every file."""
+    return {
+        "build": hash_,
+        "filesCache": FILES_CACHE,
+        "fileKeyPrefix": FILE_KEY_PREFIX,
+        "partialCache": PARTIAL_CACHE,
+        "appGroup": APP_GROUP,
+        "files": [{"path": f.path, "sha256": f.sha256, "size": f.size, "group": f.group} for f in files],
+    }
+
+
 def build_hash(precached: list[tuple[str, str]]) -> str:
     """One hash over every precached path and its contents: any change ships a new service worker."""
     digest = hashlib.sha256()
@@ -323,10 +371,10 @@ def policies(egress_scripts: list[str]) -> dict[str, object]:
     }
 
 
-def render_service_worker(template: str, hash_: str, precache: list[str], egress_scripts: list[str]) -> bytes:
+def render_service_worker(template: str, hash_: str, manifest: dict[str, object], egress_scripts: list[str]) -> bytes:
     values = {
         "__BUILD_HASH__": json.dumps(hash_),
-        "__PRECACHE__": json.dumps(precache, indent=1),
+        "__MANIFEST__": json.dumps(manifest, indent=0, sort_keys=True),
         "__POLICIES__": json.dumps(policies(egress_scripts), indent=1, sort_keys=True),
     }
     for name in PLACEHOLDERS:
@@ -348,6 +396,11 @@ class BuildOptions:
     # Used for the files web/ lacks (the e2e tests' placeholder page until the UI's exists).
     fallback_web: Path | None = None
     models_dir: Path | None = None  # default: $OPENMASQ_CACHE/models
+    web: Path | None = None  # the app's files; default: repo/web (a test builds a changed copy)
+
+
+def web_dir(options: BuildOptions) -> Path:
+    return options.web or options.repo / "web"
 
 
 def plan(options: BuildOptions) -> dict[str, Entry]:
@@ -360,7 +413,7 @@ def plan(options: BuildOptions) -> dict[str, Entry]:
     entries.update(repo_model_entries(repo))
     if options.with_tests:
         entries.update(test_entries(repo, node_modules))
-    entries.update(web_entries(repo / "web", options.fallback_web))  # the app's own files win
+    entries.update(web_entries(web_dir(options), options.fallback_web))  # the app's own files win
     return entries
 
 
@@ -379,19 +432,23 @@ def build_site(options: BuildOptions, log: Callable[[str], None] = lambda _: Non
         else:
             assert entry.source is not None
             written += copy_if_changed(entry.source, dest, rel, state)
-    precached = sorted(rel for rel, entry in entries.items() if entry.precache)
-    hash_ = build_hash([(rel, state.sha256(rel, out / rel)) for rel in precached])
-    precache = ["./", *precached]
+    listed = sorted(rel for rel, entry in entries.items() if entry.precache)
+    files = [ManifestFile(rel, state.sha256(rel, out / rel), (out / rel).stat().st_size, group_of(rel))
+             for rel in listed]
+    hash_ = build_hash([(f.path, f.sha256) for f in files])
+    manifest = manifest_doc(hash_, files)
+    precache = ["./", *(f.path for f in files if f.group == APP_GROUP)]
     egress = list(csp.EGRESS_SCRIPTS) + ([csp.TEST_EGRESS_PROBE] if csp.TEST_EGRESS_PROBE in entries else [])
-    template = (options.repo / "web" / SW_TEMPLATE).read_text(encoding="utf-8")
-    written += write_bytes_if_changed(out / SW_TEMPLATE, render_service_worker(template, hash_, precache, egress))
-    keep = {*entries, SW_TEMPLATE}
+    template = (web_dir(options) / SW_TEMPLATE).read_text(encoding="utf-8")
+    written += write_bytes_if_changed(out / SW_TEMPLATE, render_service_worker(template, hash_, manifest, egress))
+    written += write_bytes_if_changed(out / MANIFEST_FILE, json.dumps(manifest, indent=0, sort_keys=True).encode())
+    keep = {*entries, SW_TEMPLATE, MANIFEST_FILE}
     remove_stale(out, keep)
     state.save(keep)
     sizes = {rel: (out / rel).stat().st_size for rel in keep}
     result = BuildResult(
-        out=out, build_hash=hash_, precache=precache,
-        precache_bytes=sum(sizes[rel] for rel in precached), total_bytes=sum(sizes.values()),
+        out=out, build_hash=hash_, precache=precache, manifest=files,
+        precache_bytes=sum(f.size for f in files if f.group == APP_GROUP), total_bytes=sum(sizes.values()),
         files=len(keep), written=written, seconds=time.perf_counter() - started,
     )
     if not any(rel.startswith("models/") for rel in entries):

@@ -4,6 +4,7 @@ import { t, formatDate, LANGS, lang } from "../i18n.js";
 import { Icon } from "../components/icons.js";
 import { Confirm, Field, describedBy, useBusy, errorMessage, useToast } from "../components/ui.js";
 import { MIN_PASSPHRASE, strengthLevel } from "../passphrase.js";
+import { requestPersistence } from "../offline.js";
 
 export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, changeLang }) {
   const [view, setView] = useState(accounts.length ? { name: "list" } : { name: "create" });
@@ -134,6 +135,7 @@ function CreateAccount({ api, onEnter, onCancel }) {
     run(async () => {
       try {
         await api.createAccount(label.trim(), pass, remember);
+        await requestPersistence(); // the new account must not be evicted under storage pressure (issue 19)
         await api.updateSettings({ lang: lang() });  // the account speaks the language it was made in
         await onEnter();
       } catch (err) {
@@ -145,6 +147,7 @@ function CreateAccount({ api, onEnter, onCancel }) {
   return html`<form class="stack" onSubmit=${submit} aria-labelledby="create-title" novalidate>
     <h2 id="create-title">${t("accounts.createTitle")}</h2>
     <p class="muted">${t("accounts.intro")}</p>
+    <p class="muted small" data-testid="persist-note">${t("storage.persistNote")}</p>
     <${Field} id="acct-label" label=${t("accounts.label")} error=${errors.label}>
       <input id="acct-label" ref=${first} value=${label} onInput=${(e) => setLabel(e.currentTarget.value)}
         placeholder=${t("accounts.labelPlaceholder")} autocomplete="off" maxlength="60"

@@ -1,7 +1,8 @@
 // The boot screen with the worker's real progress (download, compile, import), and the fatal screen.
-import { html } from "../lib.js";
+import { html, useEffect, useState } from "../lib.js";
 import { t, formatBytes } from "../i18n.js";
 import { Icon } from "../components/icons.js";
+import { onPrecacheProgress, precacheProgress } from "../offline.js";
 
 const STAGES = ["download", "compile", "import", "ready"];
 
@@ -24,8 +25,21 @@ export function BootScreen({ progress }) {
         ${STAGES.slice(0, 3).map((s, i) => html`<li class=${i < index ? "done" : i === index ? "current" : ""}>
           ${t(`boot.stage.${s}`)}</li>`)}
       </ol>
+      <${PrecacheLine} />
       <p class="muted small">${t("boot.offlineNote")}</p>
     </div>
+  </div>`;
+}
+
+/** The service worker's install (the app's offline copy) as it reports it: bytes of the app group. */
+function PrecacheLine() {
+  const [p, setP] = useState(precacheProgress());
+  useEffect(() => onPrecacheProgress(setP), []);
+  if (p.finished) return html`<p class="muted small" data-testid="precache" data-state="done">${t("offline.precacheDone")}</p>`;
+  if (!p.total) return null;
+  return html`<div data-testid="precache" data-state="running">
+    <progress max=${p.bytes} value=${p.loaded} aria-label=${t("offline.precache", { loaded: "", total: "" })}></progress>
+    <p class="muted small">${t("offline.precache", { loaded: formatBytes(p.loaded), total: formatBytes(p.bytes) })}</p>
   </div>`;
 }
 

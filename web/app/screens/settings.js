@@ -4,6 +4,7 @@ import { t, LANGS } from "../i18n.js";
 import { useApp } from "../app.js";
 import { errorMessage } from "../components/ui.js";
 import { MemorySettingsPanel } from "../components/memory-settings.js";
+import { OfflineSettingsPanel } from "../components/offline-settings.js";
 
 const AUTOLOCK_CHOICES = [0, 1, 5, 15, 30, 60, 240];
 const THEMES = ["auto", "light", "dark"];
@@ -59,6 +60,8 @@ export function SettingsScreen() {
     </section>
 
     <${MemorySettingsPanel} />
+
+    <${OfflineSettingsPanel} />
 
     <section class="panel" aria-labelledby="set-security">
       <h2 id="set-security">${t("settings.security")}</h2>
