@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -154,10 +155,15 @@ def test_a_model_download_resumes_after_a_lost_connection_refuses_a_damaged_copy
     context: Any, site_server: Any, built_site: BuildResult, shoot: Any
 ) -> None:
     ranges: list[tuple[str, str]] = []
-    broken = {"cut": False, "damaged": False}
+    broken = {"hold": True, "cut": False, "damaged": False}
     size = next(f.size for f in built_site.manifest if f.path == E5_MODEL)
 
+    held: list[Any] = []
+
     def cut_third_chunk(route: Any) -> None:
+        if broken["hold"]:
+            held.append(route)  # no answer until the test lets go: the download cannot finish first
+            return
         ranges.append((E5_MODEL, route.request.headers.get("range", "")))
         if not broken["cut"] and route.request.headers.get("range", "").startswith(f"bytes={2 * CHUNK}-"):
             broken["cut"] = True
@@ -189,19 +195,32 @@ def test_a_model_download_resumes_after_a_lost_connection_refuses_a_damaged_copy
     assert "Télécharger" in row.inner_text() or "Download" in row.inner_text()  # the size is said on the button
     shoot(page, "models-before-download")
 
+    # Cancelled while the model's first chunk is on its way: stopped, no error, not ready.
     row.locator("[data-action=download]").click()
-    stopped = model_state(page, "e5", "partial")
-    assert stopped.locator("[role=alert]").count() == 1 and broken["cut"]
+    model_state(page, "e5", "downloading").locator("[data-action=cancel]").click()
+    after = page.locator("[data-model=e5]:not([data-state=downloading])")
+    after.wait_for()
+    assert after.get_attribute("data-state") in ("absent", "partial") and after.locator("[role=alert]").count() == 0
+    broken["hold"] = False
+    for route in held:
+        with contextlib.suppress(Exception):  # the page already dropped the request it cancelled
+            route.abort()
+
+    page.locator("[data-model=e5] [data-action=download]").click()
+    # Each attempt clears the last one's error: waiting for the next one's kind waits for that attempt.
+    failed = "[data-model=e5][data-state=partial] [role=alert][data-error-kind={}]"
+    page.locator(failed.format("network")).wait_for()
+    assert broken["cut"]
     before = list(ranges)
-    stopped.locator("[data-action=download]").click()  # "Resume"
-    damaged = model_state(page, "e5", "partial")
-    said = damaged.locator("[role=alert]").inner_text()
-    assert broken["damaged"] and "sha256" in said, said
+    page.locator("[data-model=e5] [data-action=download]").click()  # "Resume"
+    said = page.locator(failed.format("corrupt"))
+    said.wait_for()
+    assert broken["damaged"] and "sha256" in said.inner_text()
     # Resumed where it stopped: no chunk stored before the cut was asked for again.
     starts = [int(r.split("=")[1].split("-")[0]) for _, r in ranges]
     assert starts[: len(before)] == [0, CHUNK, 2 * CHUNK]
     assert starts[len(before):] == list(range(2 * CHUNK, size, CHUNK))
-    damaged.locator("[data-action=download]").click()
+    page.locator("[data-model=e5] [data-action=download]").click()
     model_state(page, "e5", "ready")
     shoot(page, "models-ready")
 
@@ -263,9 +282,9 @@ def test_persistence_is_asked_at_account_creation_and_a_full_quota_stops_a_downl
     # (measured), so the warning near the quota is tested on its function (tests/host/test_offline_js.py).
     session.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": usage + 2 * CHUNK + CHUNK // 2})
     page.locator("[data-model=e5] [data-action=download]").click()
-    row = model_state(page, "e5", "partial")
-    said = row.locator("[role=alert]").inner_text()
-    assert "storage" in said or "stockage" in said
+    said = page.locator("[data-model=e5][data-state=partial] [role=alert][data-error-kind=quota]")
+    said.wait_for()
+    assert "espace" in said.inner_text() or "storage" in said.inner_text()
     # Only whole, checked files are cached (the small ones that fitted); never a part of the model.
     model = next(f.sha256 for f in built_site.manifest if f.path == E5_MODEL)
     assert model not in cached_keys(page)
@@ -284,13 +303,16 @@ def test_the_offline_copy_evicted_while_locked_is_fetched_again_and_the_account_
     origin = site_server.url.rstrip("/")
     app = {f.sha256 for f in built_site.manifest if f.group == "app"}
     cdp(page).send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage"})
-    assert len(cached_keys(page)) < len(app)  # (the running page may already have put back what it used)
+    mark = len(site_server.lines)
     page.reload()
     unlock(page, "Perso", PASSPHRASE)
     page.wait_for_selector(".shell .chat")
     go_settings(page)
     page.locator("[data-model=app][data-state=ready]").wait_for(timeout=180_000)
     assert cached_keys(page) >= app
+    # Fetched again from the server (or revalidated against the HTTP cache): the cache was really empty.
+    again = {path for method, path, _ in requested(site_server.lines[mark:]) if method == "GET"}
+    assert {"/pyodide/pyodide.asm.wasm", "/models/ner/model.onnx"} <= again
 
 
 @pytest.fixture(autouse=True)

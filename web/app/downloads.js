@@ -15,7 +15,7 @@ const LOCK_PREFIX = "openmasq-download:";
 let manifestPromise = null;
 const listeners = new Set();
 const running = new Map(); // group -> {controller, progress}
-const lastError = new Map(); // group -> message
+const lastError = new Map(); // group -> {kind, detail}: the UI says it in the user's language
 
 /** The build's manifest, fetched once per page. */
 export function manifest() {
@@ -114,7 +114,7 @@ export function downloadModel(group) {
   job.promise = withLock(group, () => downloadGroup(group, controller.signal))
     .catch((err) => {
       const error = err instanceof DownloadError ? err : asDownloadError(err, controller.signal);
-      if (error.kind !== "cancelled") lastError.set(group, error.message);
+      if (error.kind !== "cancelled") lastError.set(group, { kind: error.kind, detail: error.message });
       throw error;
     })
     .finally(() => { running.delete(group); changed(group); });

@@ -24,8 +24,13 @@ export function registerEarly() {
     console.warn("service worker registration failed", err);
     return null;
   });
-  // A later visit: the offline copy is checked, and what storage pressure took is fetched again.
-  if (navigator.serviceWorker.controller) healOfflineCopy().catch((err) => console.warn("offline copy check failed", err));
+  // A later visit: the offline copy is checked, and what storage pressure took is fetched again; when the
+  // page is idle, so the check's cache reads do not compete with the boot.
+  if (navigator.serviceWorker.controller) {
+    const check = () => healOfflineCopy().catch((err) => console.warn("offline copy check failed", err));
+    if (self.requestIdleCallback) requestIdleCallback(check, { timeout: 10_000 });
+    else setTimeout(check, 0);
+  }
   return registered;
 }
 

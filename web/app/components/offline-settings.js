@@ -82,7 +82,8 @@ function ModelRow({ group, model, progress, free, onDownload, onCancel, onRemove
       : html`<p class=${state === "ready" ? "ok" : "muted"} data-testid="model-state">${state === "ready" ? t("models.ready")
           : state === "partial" ? t("models.partial", { stored: formatBytes(model.stored), total: size }) : t("models.absent")}</p>`}
     ${model.error && state !== "downloading"
-      ? html`<p class="field-error" role="alert">${t("models.error", { message: model.error })}</p>` : null}
+      ? html`<p class="field-error" role="alert" data-error-kind=${model.error.kind}>${t(`models.error.${model.error.kind}`)}
+          <span class="muted small"> (${model.error.detail})</span></p>` : null}
     ${tight ? html`<p class="field-error">${t("models.noRoom", { free: formatBytes(free), size })}</p>` : null}
     <div class="row">
       ${state === "downloading"

@@ -25,7 +25,10 @@ export const fr = {
   "models.removed": "Modèle supprimé de cet appareil.",
   "models.downloaded": "Modèle prêt hors ligne.",
   "models.progress": (v) => `${v.loaded} sur ${v.total}`,
-  "models.error": (v) => `Le téléchargement s’est arrêté : ${v.message}`,
+  "models.error.network": "Le téléchargement s’est arrêté (connexion perdue). Reprenez : il continuera là où il s’est arrêté.",
+  "models.error.quota": "Plus assez d’espace sur cet appareil pour ce modèle : libérez de la place, puis reprenez.",
+  "models.error.corrupt": "Un fichier est arrivé abîmé (son empreinte sha256 ne correspond pas) : il n’a pas été gardé ; reprenez pour le télécharger à nouveau.",
+  "models.error.http": "Le serveur a refusé le téléchargement : réessayez plus tard.",
   "models.noRoom": (v) => `Il reste environ ${v.free} sur cet appareil : ce modèle (${v.size}) pourrait ne pas tenir.`,
 
   "storage.title": "Stockage",
@@ -62,7 +65,10 @@ export const en = {
   "models.removed": "Model removed from this device.",
   "models.downloaded": "Model ready offline.",
   "models.progress": (v) => `${v.loaded} of ${v.total}`,
-  "models.error": (v) => `The download stopped: ${v.message}`,
+  "models.error.network": "The download stopped (connection lost). Resume: it will continue where it stopped.",
+  "models.error.quota": "Not enough storage left on this device for this model: free some space, then resume.",
+  "models.error.corrupt": "A file arrived damaged (its sha256 fingerprint does not match): it was not kept; resume to download it again.",
+  "models.error.http": "The server refused the download: try again later.",
   "models.noRoom": (v) => `About ${v.free} is left on this device: this model (${v.size}) may not fit.`,
 
   "storage.title": "Storage",
