@@ -113,3 +113,16 @@ def test_a_name_of_another_country_is_masked(text: str, name: str) -> None:
 
 def test_a_place_or_word_in_the_world_name_list_stays_a_place_or_word() -> None:
     assert _masked("¿Cuánto se tarda en AVE de Madrid a Sevilla?") == "¿Cuánto se tarda en AVE de Madrid a Sevilla?"
+
+
+@pytest.mark.parametrize("text", [
+    "Viola o blu per il logo di una palestra?",
+    "Jean ou chino pour un entretien, c'est quoi le mieux ?",
+])
+def test_a_name_that_is_a_word_listed_with_words_is_the_word(text: str) -> None:
+    assert _masked(text) == text
+
+
+@pytest.mark.parametrize("text,name", [("Jean, merci pour hier", "Jean"), ("Paul et lui viendront", "Paul")])
+def test_a_name_beside_a_greeting_or_a_pronoun_is_still_a_person(text: str, name: str) -> None:
+    assert name not in _masked(text)

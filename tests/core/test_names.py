@@ -467,6 +467,11 @@ HANDLES = [
     ("Il mio nome utente sul gestionale è z_kelidu ma non funziona.", ["z_kelidu"]),
     ("Login fehlgeschlagen für den Benutzer z.kelidu.", ["z.kelidu"]),
     ("El log muestra un acceso con el usuario jgarcia.", ["jgarcia"]),
+    # keys and phrases of code and logs
+    ("sshd[2211]: Failed password for invalid user nathalie from 185.220.101.43", ["nathalie"]),
+    ('{"user": "lmarechal", "role": "admin"}', ["lmarechal"]),
+    ('{"db_user": "admin_pr", "db_pass": "x"}', ["admin_pr"]),
+    ("# author: wojtek.nowicki", ["wojtek.nowicki"]),
 ]
 
 
@@ -488,6 +493,8 @@ def test_mentions_and_labelled_user_names_are_usernames(text: str, expected: lis
         "The user is not logged in.",
         "The login page is broken.",
         "Mon identifiant est perdu.",
+        "The author: Victor Hugo wrote it.",
+        "the owner is not here",
     ],
 )
 def test_addresses_code_and_ordinary_words_are_not_usernames(text: str) -> None:

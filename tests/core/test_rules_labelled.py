@@ -23,6 +23,14 @@ def kinds_at(text: str, value: str) -> set[str]:
 LABELLED = [
     # fr
     ("Mon IBAN : FR76 3000 6000 0112 3456 7890 188", "FR76 3000 6000 0112 3456 7890 188", "iban"),
+    ("Mon NAS c'est 527 318 904, je dois le donner ?", "527 318 904", "record_id"),
+    # keys of logs and exports, health cards, identifiers after an acronym no family knows
+    ("payment-svc: card declined for customer_id=88120456 email=x", "88120456", "record_id"),
+    ('{"patientId": "A-448812"}', "A-448812", "record_id"),
+    ("Kundennummer 7730012 bitte angeben", "7730012", "record_id"),
+    ("health card 4829 517 306 MK, 88 Lakeshore Rd", "4829 517 306 MK", "record_id"),
+    ("che, mi CUIL es 20-38472910-6 y laburo", "20-38472910-6", "record_id"),
+    ("mijn BSN is 123456782", "123456782", "record_id"),
     ("RIB : 30006 00001 12345678901 89", "30006 00001 12345678901 89", "iban"),
     ("carte 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
     ("payé par CB 4970101234567891 hier", "4970101234567891", "card"),
@@ -91,6 +99,10 @@ UNLABELLED = [
     "Facture 2024-5581 : 1 250,00 €",
     "version 4.12.1, build 20240312",
     "sha 4970101234567891abcdef",
+    "ISBN 978-2-07-036822-8 du livre",
+    "commande PO 4500012345 livrée",
+    "HTTP 5031234 error",
+    "total EUR 1234567 HT",
 ]
 
 

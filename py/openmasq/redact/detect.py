@@ -18,6 +18,7 @@ from .orgs import detect_orgs
 from .places import detect_places
 from .rules import detect_rules
 from .spans import Span
+from .tables import detect_table_values
 from .text import (
     FoldedText,
     is_word_char,
@@ -55,6 +56,7 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
     if with_names:
         names, orgs = names_and_orgs or detect_names_and_orgs(view, options.known_names)
         found += names + handles + orgs
+    found += detect_table_values(view)
     if "location" in options.active_categories():
         found += detect_places(view)
     found.extend(forced_spans(view, options.force))

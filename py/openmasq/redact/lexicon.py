@@ -150,6 +150,8 @@ _TRANSACTIONAL_MAILBOXES = frozenset({
 # One apostrophe; letters without a decomposition read as their base letter ("Yıldırım" is "yildirim",
 # "Łukasz" is "lukasz", "Đặng" is "dang").
 _APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'", "ı": "i", "ł": "l", "đ": "d", "ø": "o"})
+# Keys may change length (the same-shape folding of _plain may not): ligatures read as their two letters.
+_KEY_LETTERS = str.maketrans({**{chr(k): v for k, v in _APOSTROPHES.items()}, "œ": "oe", "æ": "ae"})
 _HYPHENS = deferred(r"[-‐‑_\s]+")
 
 
@@ -161,7 +163,7 @@ def lexicon_key(text: str) -> str:
         folded = text.lower()
     else:
         decomposed = unicodedata.normalize("NFD", text.casefold())
-        folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_APOSTROPHES)
+        folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_KEY_LETTERS)
     return _HYPHENS.sub(" ", folded).strip()
 
 
@@ -548,6 +550,11 @@ def is_frequent_word(word: str) -> bool:
     dictionary that tells a name typed in lower case from a word ("azul", "rose" and "pierre" are words,
     "karim" is not)."""
     return lexicon_key(word.strip()) in _word_set("frequent_words.txt")
+
+
+def frequent_word_lists() -> list[str]:
+    """frequent_words.txt's paragraphs, one a language (fr, en, de, es, it), words by frequency (language.py)."""
+    return _paragraphs("frequent_words.txt")
 
 
 def is_request_verb(word: str) -> bool:

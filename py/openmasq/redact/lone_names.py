@@ -169,12 +169,46 @@ def _starts_person(words: Words, i: int) -> bool:
         # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced or a name word is next to it.
         return _cued(words, i, weak=True) or _name_word_beside(words, i)
     if shape == "capital":
-        return True
+        return not (lexicon.is_frequent_word(word) and _coordinated_with_a_word(words, i))
     if _cued(words, i) or _surname_follows(words, i, lower=True) or _verb_follows(words, i):
         return True
     # A weaker sign ("avec karim", a line that opens on "karim") only for a name that is no frequent word
     # ("y azul", "léa" are left: both are among the commonest words).
     return not lexicon.is_frequent_word(word) and (_cued(words, i, weak=True) or _opens_line(words, i))
+
+
+_COORDINATORS = frozenset({"o", "ou", "or", "y", "e", "et", "and", "oder", "und", "ni", "nor", "vs", "versus"})
+
+
+def _coordinated_with_a_word(words: Words, i: int) -> bool:
+    """Word i, a name that is also a word, listed with a word in lower case ("Jean ou chino", "blu o Viola",
+    "Rose, blanc ou vert"): the word it also is. Past a comma only in a list ("Marie, merci" is a greeting)."""
+    for step in (1, -1):
+        j = i + step
+        if not 0 <= j < words.count:
+            continue
+        if words.texts[j].lower() in _COORDINATORS:
+            j += step
+        elif not (_comma_between(words, min(i, j)) and _coordinator_beside(words, j, step)):
+            continue
+        if 0 <= j < words.count and _plain_lower_word(words.texts[j]):
+            return True
+    return False
+
+
+def _comma_between(words: Words, k: int) -> bool:
+    return words.text[words.ends[k] : words.starts[k + 1]].strip() == ","
+
+
+def _coordinator_beside(words: Words, j: int, step: int) -> bool:
+    k = j + step
+    return 0 <= k < words.count and words.texts[k].lower() in _COORDINATORS
+
+
+def _plain_lower_word(word: str) -> bool:
+    """A word in lower case that is no pronoun or other function word ("Pierre ou moi" is a person)."""
+    return (len(word) >= 3 and word.isalpha() and word.islower() and not lexicon.is_stopword(word)
+            and (lexicon.is_frequent_word(word) or not lexicon.is_first_name(word)))
 
 
 def _name_word_beside(words: Words, i: int) -> bool:

@@ -932,14 +932,16 @@ _DOMAIN_ENDINGS = frozenset({
 })
 # A label that names a user name: "login", "username", "identifiant", "pseudo", "Benutzer"...
 _HANDLE_LABEL = deferred(
-    r"(?i)(?<![\w-])(?:log-?in|user ?name|user ?id|user|identifiant|pseudo(?:nyme)?|handle|"
+    # a key of code or logs too ("db_user", "\"user\": ", "# author: ")
+    r"(?i)(?<![A-Za-z0-9-])(?:log-?in|user ?name|user ?id|user|identifiant|pseudo(?:nyme)?|handle|"
+    r"author|auteur|autor|autore|owner|assignee|maintainer|committer|"
     r"nom d['’]utilisateur|utilisateur|benutzer(?:name)?|nutzer(?:name)?|anmeldename|"
     r"nombre de usuario|usuario|nome utente|utente|username|gebruikersnaam)(?![\w-])"
 )
 # After the label: a colon or the value itself ("login z.kelidu", "username: jdoe"), or a few
 # words then "is" / "est" / "ist" / "è" ("My username on the forum is grey_owl_77").
 _HANDLE_AFTER_LABEL = deferred(
-    r"[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t](?:[^\s:=.!?;,@]{1,20}[ \t]{1,3}){0,7}?"
+    r"[\"']?[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t](?:[^\s:=.!?;,@]{1,20}[ \t]{1,3}){0,7}?"
     r"(?:is|was|est|c['’]est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
     r"[\"'«“‘`]?([A-Za-z0-9][A-Za-z0-9._-]{1,39})"
 )
@@ -986,8 +988,8 @@ def _is_handle_value(value: str) -> bool:
 
 
 def _spells_a_name(value: str) -> bool:
-    """"jgarcia" (an initial and a surname), "garcia", "mariegarcia" (a first name and a surname)."""
-    if lexicon.is_surname(value) or lexicon.is_surname(value[1:]) or lexicon.is_surname(value[2:]):
+    """"jgarcia" (an initial and a surname), "garcia", "nathalie", "mariegarcia" (a first name and a surname)."""
+    if lexicon.is_first_name(value) or any(lexicon.is_surname(value[cut:]) for cut in (0, 1, 2)):
         return True
     cuts = range(3, len(value) - 2)
     return any(lexicon.is_first_name(value[:cut]) and lexicon.is_surname(value[cut:]) for cut in cuts)

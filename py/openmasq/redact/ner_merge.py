@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..patterns import deferred
 from . import lexicon
+from .language import UNKNOWN, guess_language
 from .spans import Span
 
 # Model label (lower case) -> engine kind (kinds.py).
@@ -36,20 +37,21 @@ _FAMOUS_MAX_WORDS = 4
 
 # Where the model is kept, per language and engine kind: only where it lowers leaks without raising any leak
 # count, and adds at most measure.OVER_PER_LEAK (3) over-redactions per leak avoided (measure.helps). Measured by
-# `python bench/models.py ner` on corpus + dev (474 messages; never tests/data/unseen), one model kind at a time
+# `python bench/models.py ner` on corpus + dev (774 messages; never tests/data/unseen), one model kind at a time
 # at SCORE_THRESHOLDS, leaks whole,+part and over-redaction clean changed,on-no-label, rules -> with that kind:
-#   person    fr 8,9->6,7 over 1,3->2,5   KEPT
-#             de 4,4->4,4, es 5,5->5,5, it 3,3->3,3: no gain; en 16,17->15,16 over 7,9->10,17: too costly
-#             all languages pooled ("auto"): 36,38->33,35 over 12,20->18,37: too costly
-#   org       en 16,17->13,14 over 7,9->12,28; de 4,4->3,3 over 1,4->3,10; fr 8,9->7,8 over 1,3->4,16: too costly
-#   location  en 16,17->15,16 over 7,9->10,22; elsewhere no gain
+#   person    fr 22,23->18,19 over 3,9->5,14; es 20,20->19,19 over 4,6->5,9; it 14,14->12,12 over 5,14->8,19: KEPT
+#             de 14,15->14,15: no gain; en 27,29->25,27 over 8,14->13,27: too costly
+#             all languages pooled ("auto"): 97,101->88,92 over 23,53->35,83: too costly
+#   org       every language: too costly (en 27,29->25,27 over 8,14->14,38; fr 22,23->19,20 over 3,9->7,31)
+#   location  every language: too costly or no gain (en 27,29->24,26 over 8,14->11,32)
+# A text of unknown language is read as the language its commonest words say (language.py), else "auto".
 # The rules were written against these sets; models/ner/TRAINING.md has the model's own figures.
 KEPT_KINDS: dict[str, frozenset[str]] = {
     "de": frozenset(),
     "en": frozenset(),
     "fr": frozenset({"person"}),
-    "es": frozenset(),
-    "it": frozenset(),
+    "es": frozenset({"person"}),
+    "it": frozenset({"person"}),
     "auto": frozenset(),
 }
 
@@ -75,8 +77,9 @@ def threshold_of(kind: str, threshold: float | None = None) -> float:
 
 
 def model_spans(text: str, raw: Iterable[Span], lang: str, threshold: float | None = None) -> list[Span]:
-    """The spans to give the engine (`RedactOptions.spans`) for the model's raw spans over `text`."""
-    keep = kept_kinds(lang)
+    """The spans to give the engine (`RedactOptions.spans`) for the model's raw spans over `text`; a text of
+    unknown language ("auto") gets the kinds of the language its words say, when they say one."""
+    keep = kept_kinds(guess_language(text) if lang == UNKNOWN else lang)
     return [span for span in engine_spans(text, raw, threshold) if span.kind in keep]
 
 

@@ -9,6 +9,7 @@ import ipaddress
 from . import lexicon, places
 from .kinds import category_of
 from .options import RedactOptions
+from .public_figures import introduced_as_public_figure
 from .spans import Span
 from .text import fold
 
@@ -79,6 +80,8 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
         return False
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
+    if span.kind == "person" and _is_spared_public_figure(span, text, options):
+        return False
     return not (span.kind in ("ipv4", "ipv6") and _is_infrastructure_address(value))
 
 
@@ -91,6 +94,15 @@ def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
         return False
     tied = lexicon.ties_to_writer(text, span.start, span.end)
     return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
+
+
+def _is_spared_public_figure(span: Span, text: str, options: RedactOptions) -> bool:
+    """A full name presented as a public figure ("in the style of Emily Dickinson"), below `strict`, when the
+    text does not tie it to the writer."""
+    if not options.spares_famous() or len(span.value.split()) < 2:
+        return False
+    return (introduced_as_public_figure(text, span.start, span.end)
+            and not lexicon.ties_to_writer(text, span.start, span.end))
 
 
 def _is_infrastructure_address(value: str) -> bool:

@@ -51,6 +51,10 @@ _SHAPES: dict[str, str] = {
     "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
     "id_card": r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
+    # Groups of digits with single spaces, a letter or two after ("4829 517 306 MK": a health card).
+    "spaced_record": r"\d{2,6}(?: \d{2,6}){1,4}(?: [A-Z]{1,2})?(?![\w]| \d)",
+    # A long number with separators, letters allowed at either end ("20-38472910-6", "527 318 904").
+    "long_id": r"(?:[A-Z]{1,2}[ -]?)?\d(?:[ ./-]?\d){6,19}(?:[ -]?[A-Z]{1,2})?(?![\w]|[ ./-]\d)",
 }
 _SHAPE_PATTERNS = {name: deferred(source) for name, source in _SHAPES.items()}
 
@@ -143,8 +147,18 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"member (?:id|number|no\.?)|mitglieds-?(?:nummer|nr\.?)|"
         r"n[úu]mero de (?:socio|empleado|historia(?: cl[íi]nica)?|paciente)|historia cl[íi]nica|nhc|"
         r"numero (?:di )?(?:matricola|tessera|paziente|cartella(?: clinica)?)|matricola|cartella clinica|"
-        r"nhs (?:number|no\.?)|versichertennummer|krankenversicherungsnummer|ine",
+        r"nhs (?:number|no\.?)|versichertennummer|krankenversicherungsnummer|ine|"
+        # keys of code, logs and exports ("customer_id=88120456", "patientId"), customer numbers
+        r"(?:customer|client|user|patient|employee|member|account|student|contact|person|staff)[_ -]?"
+        r"(?:id|no|nr|num|number)|"
+        r"kunden-?(?:nummer|nr\.?|id)|(?:n°|num[ée]ro|no\.?) (?:de )?client|n[úu]mero de cliente|"
+        r"codice cliente",
         (("record", "record_id"),),
+    ),
+    "health_card": (
+        r"health (?:card|insurance)(?: number| no\.?| #)?|ohip(?: number| no\.?)?|carte (?:santé|soleil)|"
+        r"tarjeta sanitaria|tessera sanitaria|gesundheitskarte|medicare(?: number| no\.?)?",
+        (("spaced_record", "record_id"), ("record", "record_id")),
     ),
 }
 # Short labels that are also words ("ein" in German, "cf." for "confer", "nie" "never"): only
@@ -158,7 +172,7 @@ _LABEL = deferred(
 )
 _LABEL_PROBE = deferred(r"\d")
 # Between a label and its value: spaces, one line break, punctuation and up to three short words.
-_GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.()\-–]|[^\W\d_]{1,12}(?=[ \t:°º.]))*")
+_GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.()\-–\"']|[^\W\d_]{1,12}(?:['’][^\W\d_]{1,12})?(?=[ \t:°º.]))*")
 _GAP_MAX = 36
 _GAP_WORDS = deferred(r"[^\W\d_]+")
 # A gap naming another thing: the value after it is that thing's ("CB, commande n° 4970...").
@@ -170,8 +184,21 @@ _OTHER_THINGS = frozenset({
 })
 
 
+# An acronym none of the families knows ("CUIL", "NAS", "BSN", "PESEL") before a long number is that number's
+# label: an identifier (record_id). Not these, which name numbers of things, not of people.
+_ACRONYM = deferred(r"(?<![\w-])[A-Z]{2,6}(?![\w-])")
+_THING_ACRONYMS = frozenset({
+    "ISBN", "ISSN", "EAN", "UPC", "GTIN", "SKU", "ASIN", "DOI", "HTTP", "HTTPS", "CVE", "RFC", "ISO", "DIN", "EN",
+    "PO", "REF", "ORD", "INV", "FAC", "SO", "PR", "TVA", "VAT", "HT", "TTC", "EUR", "USD", "GBP", "CHF", "CAD",
+    "AUD", "MXN", "ARS", "COP", "CLP", "BRL", "JPY", "CNY", "INR", "KB", "MB", "GB", "TB", "KW", "KWH", "MW", "CO",
+    "PIB", "GDP", "BIP", "PIL", "IVA", "CA", "UTC", "GMT", "CET", "CEST", "ID", "PDF", "API", "SQL", "CPU", "GPU",
+    "RAM", "SSD", "OS", "QR", "NFC", "IP", "TCP", "UDP", "DNS", "URL", "DE", "FR", "UK", "US", "ES", "IT", "EU",
+})
+
+
 def find_labelled(text: str) -> list[Hit]:
-    """Values in the shape of their label's family, right after the label (score 0.8)."""
+    """Values in the shape of their label's family, right after the label (score 0.8), and long numbers right
+    after an acronym no family knows."""
     if not _LABEL_PROBE.search(text):
         return []
     hits: list[Hit] = []
@@ -182,6 +209,11 @@ def find_labelled(text: str) -> list[Hit]:
         hit = _value_after(text, label.end(), _FAMILIES[family][1])
         if hit is not None:
             hits.append(hit)
+    for acronym in _ACRONYM.finditer(text):
+        if acronym.group() not in _THING_ACRONYMS and not _LABEL.fullmatch(acronym.group().lower()):
+            hit = _value_after(text, acronym.end(), (("long_id", "record_id"),))
+            if hit is not None:
+                hits.append(hit)
     return hits
 
 
@@ -266,6 +298,8 @@ _VALIDATE: dict[str, Callable[[str], int]] = {
     "passport": _letters_and_digits(4),
     "id_card": _letters_and_digits(3),
     "record": _record_end,
+    "spaced_record": _record_end,
+    "long_id": _record_end,
     "codice_fiscale": _codice_fiscale_end,
 }
 
@@ -289,3 +323,9 @@ def phone_label_before(text: str, start: int) -> bool:
     return False
 
 
+
+
+def record_shaped(value: str) -> bool:
+    """A whole value in the shape of a record number (tables.py: a cell of an identifiers' column)."""
+    return any(_SHAPE_PATTERNS[shape].fullmatch(value) and _record_end(value)
+               for shape in ("record", "spaced_record", "long_id"))
