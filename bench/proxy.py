@@ -6,12 +6,21 @@ through `openmasq proxy` in the same run, with ~2 kB prompts from our corpus.
 The main rows send all-different prompts without a session (nothing to reuse). Separate rows
 replay multi-turn conversations the way chat clients send them: the whole history every turn,
 under one session header (the session's detection cache and vault), then again without it (a
-vault per request, the detection cache shared by such requests), so the caches are measured apart."""
+vault per request, the detection cache shared by such requests), so the caches are measured apart.
+
+    /work/devvenv/bin/python bench/proxy.py --deployment [--sessions 40] [--turns 4] [--clients 16]
+
+instead measures a deployment beyond one process, in the same run: multi-turn sessions' added p95 with
+the vaults in a real redis-server (started here on loopback) against the in-memory store, one client at
+a time; then throughput (requests per second, concurrent clients, each request on a new connection)
+of `--workers 4` against `--workers 1`, both on Redis. On this 2-core machine the load generator and
+the scripted upstream share the cores with the workers: 2x is the ceiling, less what they take."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import socket
@@ -218,6 +227,123 @@ def engine_alone(bodies: list[str], workers: int) -> Engine:
     return rows
 
 
+REDIS_P95_RATIO_TARGET = 1.5
+WORKERS_THROUGHPUT_TARGET = 1.8
+
+
+def start_deployment(upstream: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream, "--port",
+                                str(port), "--rules-only", *extra], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return process, f"http://127.0.0.1:{port}/v1"
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the proxy did not start")
+
+
+def session_turns(proxied: str, convs: list[list[str]], prefix: str, fresh: bool, first: int = 0,
+                  step: int = 1) -> list[float]:
+    """Each conversation turn by turn under its own session header (conversation i of the whole list
+    is session prefix-i: `first` and `step` say which this slice holds); latencies in ms."""
+    out = []
+    with httpx.Client(timeout=120) as shared:
+        for k, turns in enumerate(convs):
+            n = first + k * step
+            messages: list[dict[str, str]] = []
+            for turn in turns:
+                messages.append({"role": "user", "content": turn})
+                start = time.perf_counter()
+                if fresh:
+                    with httpx.Client(timeout=120) as client:
+                        response = client.post(f"{proxied}/chat/completions", json={"model": "s", "messages": messages},
+                                               headers={SESSION_HEADER: f"{prefix}-{n}"})
+                else:
+                    response = shared.post(f"{proxied}/chat/completions", json={"model": "s", "messages": messages},
+                                           headers={SESSION_HEADER: f"{prefix}-{n}"})
+                out.append((time.perf_counter() - start) * 1000)
+                response.raise_for_status()
+                messages.append({"role": "assistant", "content": response.json()["choices"][0]["message"]["content"]})
+    return out
+
+
+def throughput(proxied: str, convs: list[list[str]], prefix: str, clients: int) -> float:
+    """Requests per second: the conversations spread over `clients` threads, a new connection per request."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        done = sum(len(c) for c in pool.map(
+            lambda i: session_turns(proxied, convs[i::clients], prefix, True, first=i, step=clients), range(clients)))
+    return done / (time.perf_counter() - start)
+
+
+def deployment(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(ROOT / "tests" / "host"))
+    import tempfile
+
+    from redis_server import RedisServer
+
+    convs = conversations(args.sessions, seed=41)
+    convs = [turns[: args.turns] for turns in convs]
+    with tempfile.TemporaryDirectory() as tmp, ScriptedUpstream() as upstream, RedisServer() as server:
+        keys = Path(tmp) / "keys"
+        keys.write_text("k1 " + "cd" * 32 + "\n")
+        store = ["--vault-store", server.url, "--vault-key-file", str(keys)]
+        latency: dict[str, list[float]] = {"memory": [], "redis": []}
+        memory, memory_url = start_deployment(upstream.base_url)
+        redis_one, redis_url = start_deployment(upstream.base_url, *store)
+        try:
+            session_turns(memory_url, convs[:4], "warm", False)
+            session_turns(redis_url, convs[:4], "warm", False)
+            for n, turns in enumerate(convs):  # interleaved: drift of the machine hits both alike
+                latency["memory"] += session_turns(memory_url, [turns], f"m{n}", False)
+                latency["redis"] += session_turns(redis_url, [turns], f"r{n}", False)
+        finally:
+            memory.terminate()
+            memory.wait(timeout=30)
+        try:
+            one = throughput(redis_url, convs, "t1", args.clients)
+        finally:
+            redis_one.terminate()
+            redis_one.wait(timeout=30)
+        four, four_url = start_deployment(upstream.base_url, *store, "--workers", "4")
+        try:
+            throughput(four_url, convs[:8], "warm4", args.clients)
+            many = throughput(four_url, convs, "t4", args.clients)
+        finally:
+            four.terminate()
+            four.wait(timeout=30)
+    direct = []
+    with httpx.Client(timeout=60) as client, ScriptedUpstream() as up:
+        for _ in range(50):
+            direct.append(timed_completion(client, up.base_url, HOP_PROMPT))
+    base = percentile(direct, 95)
+    added = {k: percentile(v, 95) - base for k, v in latency.items()}
+    ratio = (added["redis"] / added["memory"]) if added["memory"] > 0 else float("inf")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"Deployment bench: {args.sessions} sessions x {args.turns} turns (history re-sent), rules only, "
+          f"{cores} cores shared by the proxy, redis-server, the scripted upstream and this client")
+    print()
+    print(f"{'one client, one worker':34}{'p50 (ms)':>10}{'p95 (ms)':>10}{'added p95':>11}")
+    for name in ("memory", "redis"):
+        print(f"{'  vaults in ' + name:34}{percentile(latency[name], 50):10.1f}{percentile(latency[name], 95):10.1f}"
+              f"{added[name]:11.1f}")
+    print(f"{'  direct to the upstream':34}{percentile(direct, 50):10.1f}{base:10.1f}")
+    print()
+    print(f"throughput, {args.clients} clients, vaults in Redis: 1 worker {one:.1f} req/s, 4 workers {many:.1f} req/s")
+    print()
+    print(f"target Redis added p95 <= {REDIS_P95_RATIO_TARGET:g}x memory: "
+          f"{'MET' if ratio <= REDIS_P95_RATIO_TARGET else 'NOT MET'} ({ratio:.2f}x)")
+    print(f"target 4 workers >= {WORKERS_THROUGHPUT_TARGET:g}x 1 worker: "
+          f"{'MET' if many / one >= WORKERS_THROUGHPUT_TARGET else 'NOT MET'} ({many / one:.2f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=200, help="non-streamed requests per path (default 200)")
@@ -227,7 +353,15 @@ def main() -> None:
     parser.add_argument("--token-ms", type=float, default=10.0, help="time between streamed pieces (default 10)")
     parser.add_argument("--conversations", type=int, default=12,
                         help=f"multi-turn conversations replayed ({TURNS} turns each, history re-sent; default 12)")
+    parser.add_argument("--deployment", action="store_true",
+                        help="measure Redis vs in-memory vaults and 4 workers vs 1 instead (see above)")
+    parser.add_argument("--sessions", type=int, default=40, help="--deployment: conversations (default 40)")
+    parser.add_argument("--turns", type=int, default=4, help=f"--deployment: turns each, at most {TURNS} (default 4)")
+    parser.add_argument("--clients", type=int, default=16, help="--deployment: concurrent clients (default 16)")
     args = parser.parse_args()
+    if args.deployment:
+        deployment(args)
+        return
 
     bodies, refused = accepted(prompts(args.requests))
     stream_bodies, stream_refused = accepted(prompts(args.streams, seed=11))
