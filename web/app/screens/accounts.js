@@ -6,6 +6,11 @@ import { Confirm, Field, describedBy, useBusy, errorMessage, useToast } from "..
 import { MIN_PASSPHRASE, strengthLevel } from "../passphrase.js";
 import { requestPersistence } from "../offline.js";
 
+// What a password manager records as the "username" of a passphrase: a constant, never the account's label
+// (Chromium's password manager otherwise takes the text field before the password, the label, and keeps it
+// in clear in its own database; e2e/test_profile_no_plaintext.py).
+const PASSWORD_MANAGER_USERNAME = "OpenMasq";
+
 export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, changeLang }) {
   const [view, setView] = useState(accounts.length ? { name: "list" } : { name: "create" });
   const [deleting, setDeleting] = useState(null);
@@ -153,6 +158,8 @@ function CreateAccount({ api, onEnter, onCancel }) {
         placeholder=${t("accounts.labelPlaceholder")} autocomplete="off" maxlength="60"
         aria-invalid=${errors.label ? "true" : undefined} aria-describedby=${describedBy("acct-label", "", errors.label)} />
     <//>
+    <input type="text" class="visually-hidden" autocomplete="username" value=${PASSWORD_MANAGER_USERNAME} readonly
+      tabindex="-1" aria-hidden="true" />
     <${Field} id="acct-pass" label=${t("accounts.passphrase")} help=${t("accounts.passphraseHelp")} error=${errors.pass}>
       <input id="acct-pass" type="password" value=${pass} onInput=${(e) => setPass(e.currentTarget.value)}
         autocomplete="new-password" aria-invalid=${errors.pass ? "true" : undefined}
@@ -212,8 +219,8 @@ function UnlockAccount({ api, account, onEnter, onCancel }) {
 
   return html`<form class="stack" onSubmit=${submit} aria-labelledby="unlock-title">
     <h2 id="unlock-title">${t("accounts.unlockTitle", { label: account.label })}</h2>
-    <input type="text" class="visually-hidden" autocomplete="off" value=${account.label} readonly tabindex="-1"
-      aria-hidden="true" />
+    <input type="text" class="visually-hidden" autocomplete="username" value=${PASSWORD_MANAGER_USERNAME} readonly
+      tabindex="-1" aria-hidden="true" />
     <${Field} id="unlock-pass" label=${t("accounts.passphrase")} error=${error}>
       <input id="unlock-pass" ref=${input} type="password" value=${pass} autocomplete="current-password"
         onInput=${(e) => setPass(e.currentTarget.value)} aria-invalid=${error ? "true" : undefined}
