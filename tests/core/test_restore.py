@@ -47,7 +47,7 @@ def vault() -> Vault:
         ("de l'eau claire", "de l'eau claire"),
         ("CLAIRE a signé", "MARIE a signé"),
         ("[PERSON1] a appelé", "Jean Martin a appelé"),
-        ("PERSON1 a appelé", "Jean Martin a appelé"),
+        ("PERSON1 a appelé", "PERSON1 a appelé"),  # only the exact marker restores (issue 17)
         ("\\[PERSON1\\] a appelé", "Jean Martin a appelé"),
         ("[PERSON12] inconnu", "[PERSON12] inconnu"),
         ("Claire%20Lef%C3%A8vre", "Marie%20Dupont"),

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from ..patterns import deferred
 from . import fakes, lexicon
+from .fakes.names import DEFAULT_LANGUAGE, language_of
+from .fakes.ordinary import is_ordinary_word, ordinary_in
 from .kinds import category_of
 from .prf import seeded_rng
 from .spans import Span
@@ -254,6 +256,9 @@ def _word_fake(word: str, role: str, context: Context) -> str:
     real_words = vault.words
     title = word[:1].upper() + word[1:].lower() if word.isupper() else word
     locale = lexicon.locale_of_name(title) or context.lang
+    # Not an ordinary word of the conversation's language or the fake's: a reply's "Victoire" in a
+    # title would come back as the real first name.
+    languages = ordinary_in((language_of(locale), context.lang or DEFAULT_LANGUAGE))
     for attempt in range(MAX_ATTEMPTS):
         rng = seeded_rng(vault.key, "word:" + role, key, attempt)
         if role == "first":
@@ -262,6 +267,8 @@ def _word_fake(word: str, role: str, context: Context) -> str:
             fake = fakes.fake_surname(title, rng, locale=locale)
         folded = fold(fake)
         if folded == key or folded in taken or folded in real_words or folded in context.real_folds:
+            continue
+        if is_ordinary_word(fake, languages):
             continue
         if folded in context.text_words or any(part in context.text_words for part in folded.split()):
             continue

@@ -8,12 +8,16 @@ JSON-escaped. Unknown text that only looks like a fake is left alone."""
 from __future__ import annotations
 
 import bisect
+import html
 import json
 import re
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, Protocol
 
 from ..patterns import deferred
+from .fakes.phone import dialled_forms
+from .fakes.web import is_webmail, registrable
+from .kinds import category_of
 from .text import FoldedText, fold, strip_accents
 from .vault import Vault
 
@@ -62,6 +66,8 @@ class Restorer:
                 self._folded.setdefault(folded, set()).add(key.real)
                 self._by_fold.setdefault(folded, key)
         self._keys = frozenset(self._by_fold)
+        # Host names (a fake registrable domain): also matched after "@" or a subdomain's dot.
+        self._hosts = frozenset(fold(key.surface) for key in self._by_fold.values() if _is_host(key.surface))
         # Candidate key lengths per first character, longest first: a match is looked up by
         # slicing the folded reply, never by a regex alternation over every key.
         lengths: dict[str, set[int]] = {}
@@ -83,10 +89,14 @@ class Restorer:
         self._firsts = (set(lengths) | {elision[0] for elision in _ELISIONS}) if lengths else set()
         longest = max((len(k) for k in self._keys), default=0)
         self.max_len = (longest + max(len(elision) for elision in _ELISIONS)) if longest else 0
+        # Numbers whose grouping the model may change (phones, IBANs, cards, identifiers): their
+        # digits and letters alone, in every form one of them is dialled or written.
+        self._compact = _compact_index(vault, args=args)
+        self._compact_sorted = sorted(self._compact)
 
     @property
     def is_empty(self) -> bool:
-        return not self._keys
+        return not self._keys and not self._compact
 
     # --- whole text -------------------------------------------------------------------------
 
@@ -97,15 +107,31 @@ class Restorer:
     def release(self, text: str, pos: int, *, final: bool) -> tuple[str, int]:
         """Restore text[pos:] and return it with the offset where it stopped: everything, when
         final; else up to the earliest point from which more text could still change a match."""
-        if not self._keys:
+        if self.is_empty:
             return text[pos:], len(text)
         view = FoldedText(text)
         fpos = bisect.bisect_left(view.origin, pos)
         cut = len(text) if final else self._hold_point(view, fpos)
+        numbers: list[tuple[int, int, str]] = []
+        if self._compact:
+            numbers, held = self._compact_matches(text, pos, final=final)
+            cut = min(cut, held)
         pieces: list[str] = []
         cursor = pos
-        next_match = self._matcher(view.folded, fpos)
-        while (found := next_match(fpos)) is not None:
+        next_match = self._matcher(view.folded, fpos) if self._keys else (lambda _at: None)
+        while True:
+            found = next_match(fpos)
+            while numbers and numbers[0][0] < cursor:
+                numbers.pop(0)
+            if numbers and numbers[0][0] < cut and (found is None or numbers[0][0] <= view.origin[found[0]]):
+                start, end, real = numbers.pop(0)
+                pieces.append(text[cursor:start])
+                pieces.append(real)
+                cursor = end
+                fpos = bisect.bisect_left(view.origin, end)
+                continue
+            if found is None:
+                break
             fstart, fkey, fend = found
             start, key_start = view.origin[fstart], view.origin[fkey]
             end = view.origin[fend - 1] + 1
@@ -115,6 +141,9 @@ class Restorer:
             if end > cut or (not final and fend + _LOOKAHEAD > len(view.folded)):
                 cut = start
                 break
+            if _in_compound(text, key_start, end):
+                fpos = fstart + 1  # "Lucy-Louis" is not the fake "Lucy" followed by a word
+                continue
             end = self._exact_prefix_end(text, key_start, end)
             pieces.append(text[cursor:start])
             pieces.append(self._replacement(text[start:key_start], text[key_start:end]))
@@ -151,9 +180,10 @@ class Restorer:
         for key in self._keys:
             length = len(key)
             q = folded.find(key, fpos)
+            host = key in self._hosts
             while q != -1:
                 end = q + length
-                if _bounded_at(folded, q, end):
+                if _bounded_at(folded, q, end, host=host):
                     found.append((q, q, end))
                     p = _elision_before(folded, q)
                     if p is not None and p >= fpos:
@@ -187,7 +217,8 @@ class Restorer:
     def _longest_key_at(self, folded: str, p: int) -> int | None:
         for length in self._lengths.get(folded[p : p + 1], ()):
             candidate = folded[p : p + length]
-            if len(candidate) == length and candidate in self._keys and _bounded_at(folded, p, p + length):
+            if len(candidate) == length and candidate in self._keys and _bounded_at(
+                    folded, p, p + length, host=candidate in self._hosts):
                 return p + length
         return None
 
@@ -224,9 +255,57 @@ class Restorer:
         key = self._by_fold.get(folded)
         if key is None or key.risky or len(reals) != 1:
             return None
-        if " " not in folded and not any(ch.isupper() for ch in surface):
+        if " " not in folded and "." not in folded and not any(ch.isupper() for ch in surface):
             return None  # "eau claire" is not the fake "Claire" (same rule as the send side)
         return _mirror_case(surface, key)
+
+    # --- numbers in any grouping ----------------------------------------------------------------
+
+    def _compact_matches(self, text: str, pos: int, *, final: bool) -> tuple[list[tuple[int, int, str]], int]:
+        """(start, end, real) of every number from `pos` whose digits and letters are a fake's,
+        leftmost and longest first, and the offset from which a number still being written could
+        become one (len(text) when none, or when final)."""
+        out: list[tuple[int, int, str]] = []
+        held = len(text)
+        for chain in _chains(text, pos):
+            i = 0
+            while i < len(chain):
+                j = self._longest_window(text, chain, i)
+                if j is None:
+                    i += 1
+                    continue
+                start, end = chain[i][0], chain[j][1]
+                if start > pos and text[start - 1] == "(" and ")" in text[start:end]:
+                    start -= 1  # "(415) 555-0132": the parenthesis belongs to the number
+                number = self._compact[_compacted(text, chain[i : j + 1])]
+                out.append((start, end, _relaid(text[start:end], number)))
+                i = j + 1
+            if not final and _reaches_end(text, chain[-1][1]):
+                held = min(held, self._growing_from(text, chain, out))
+        return out, held
+
+    def _longest_window(self, text: str, chain: list[tuple[int, int]], i: int) -> int | None:
+        for j in range(min(len(chain), i + _MAX_GROUPS) - 1, i - 1, -1):
+            if j > i and text[chain[j][0]] == "+":
+                continue
+            if _compacted(text, chain[i : j + 1]) in self._compact:
+                return j
+        return None
+
+    def _growing_from(self, text: str, chain: list[tuple[int, int]], found: list[tuple[int, int, str]]) -> int:
+        """Where the chain at the end of a streamed text must be held back: from its first group that
+        starts a prefix of a number's form, or from a match it holds (more digits could lengthen it)."""
+        start_of = {start for start, _, _ in found}
+        for i in range(max(0, len(chain) - _MAX_GROUPS), len(chain)):
+            if chain[i][0] in start_of:
+                return chain[i][0]
+            if any(text[g[0]] == "+" for g in chain[i + 1 :]):
+                continue
+            prefix = _compacted(text, chain[i:])
+            k = bisect.bisect_left(self._compact_sorted, prefix)
+            if k < len(self._compact_sorted) and self._compact_sorted[k].startswith(prefix):
+                return chain[i][0]
+        return len(text)
 
     # --- streaming ----------------------------------------------------------------------------
 
@@ -297,8 +376,17 @@ def _keys_of(vault: Substitutes, *, args: bool) -> list[_Key]:
         keys.append(_Key(sub, out_real, kind, risky))
         marker = _MARKER.match(sub) if sub[:1] == "[" else None
         if marker:
-            keys.append(_Key(marker.group(1), out_real, kind, True))
+            # Only the exact marker restores (and as a markdown renderer shows "\[PERSON1\]"): not
+            # "[person1]", "[ PERSON1 ]", "{PERSON1}" nor a bare PERSON1, which the model may mean otherwise.
+            keys[-1] = _Key(sub, out_real, kind, True)
             keys.append(_Key(f"\\[{marker.group(1)}\\]", out_real, kind, True))
+        escaped_html = html.escape(sub)
+        if escaped_html != sub:
+            html_real = html.escape(real)
+            keys.append(_Key(escaped_html, html_real, kind, risky))
+            if "&#x27;" in escaped_html:
+                keys.append(_Key(escaped_html.replace("&#x27;", "&#39;"), html_real.replace("&#x27;", "&#39;"),
+                                 kind, risky))
         encoded = _url_encoded(sub)
         if encoded != sub:  # then its quote_plus form differs from it too
             encoded_real = _url_encoded(real)
@@ -309,7 +397,154 @@ def _keys_of(vault: Substitutes, *, args: bool) -> list[_Key]:
                 escaped = json.dumps(sub, ensure_ascii=ascii_only)[1:-1]
                 if escaped != sub:
                     keys.append(_Key(escaped, out_real, kind, risky))
+    keys += _initial_keys(vault, args=args)
+    keys += _host_keys(vault, args=args)
     return keys
+
+
+def _is_host(surface: str) -> bool:
+    """A host name's shape: labels joined by dots, nothing else ("evis-glatis.fr", "www.verlac.fr")."""
+    return "." in surface and not any(ch.isspace() or ch in "@/:%\\" for ch in surface)
+
+
+_WEB_KINDS = frozenset({"email", "url", "domain", "site", "profile"})
+
+
+def _host_keys(vault: Substitutes, *, args: bool) -> list[_Key]:
+    """Each fake registrable domain of the conversation's addresses and sites restores to the real one
+    wherever it appears ("contact@evis-glatis.fr", "EVIS-GLATIS.FR" -> "karl-studio.fr"): a host of the
+    user's own domain the model writes. A fake domain two real ones share: neither."""
+    pairs: dict[str, set[str]] = {}
+    for sub, real in vault.entries.items():
+        if vault.kinds.get(sub) in _WEB_KINDS:
+            fake_domain, real_domain = _registrable_of(sub), _registrable_of(real)
+            if fake_domain and real_domain and fake_domain != real_domain:
+                pairs.setdefault(fake_domain, set()).add(real_domain)
+    return [_Key(fake, _json_escape(next(iter(reals))) if args else next(iter(reals)), "domain", False)
+            for fake, reals in pairs.items() if len(reals) == 1 and fake not in vault.entries]
+
+
+def _registrable_of(value: str) -> str:
+    host = value.rpartition("@")[2] if "@" in value and "//" not in value else value.split("//", 1)[-1]
+    host = host.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rpartition("@")[2].split(":", 1)[0]
+    domain = registrable(host)
+    return "" if not domain or is_webmail(domain) else domain
+
+
+def _initial_keys(vault: Substitutes, *, args: bool) -> list[_Key]:
+    """A person's fake with its first name as an initial ("L. Marcotte", "Lisa M.") restores to the
+    real name with the real initial ("M. Dupont", "Marie D."); a form two people share: neither."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for sub, real in vault.entries.items():
+        if vault.kinds.get(sub) != "person":
+            continue
+        fake_words, real_words = sub.split(), real.split()
+        if len(fake_words) < 2 or len(fake_words) != len(real_words):
+            continue
+        ends = (fake_words[0], real_words[0], fake_words[-1], real_words[-1])
+        if not all(len(w) > 2 and w[0].isalpha() for w in ends):
+            continue
+        pairs = (
+            (f"{fake_words[0][0]}. {' '.join(fake_words[1:])}", f"{real_words[0][0]}. {' '.join(real_words[1:])}"),
+            (f"{' '.join(fake_words[:-1])} {fake_words[-1][0]}.", f"{' '.join(real_words[:-1])} {real_words[-1][0]}."),
+        )
+        for surface, restored in pairs:
+            found.setdefault(fold(surface), []).append((surface, restored))
+    keys = []
+    for forms in found.values():  # the first is the primary's; a case variant ("L. MARCOTTE") may follow
+        if len({fold(restored) for _, restored in forms}) == 1:
+            surface, restored = forms[0]
+            keys.append(_Key(surface, _json_escape(restored) if args else restored, "person", False))
+    return keys
+
+
+# Categories whose values are numbers a reply may regroup ("06.86.01.36.20", "+33 6 86 01 36 20",
+# "FR7630006000011234567890189"): restored by their digits and letters alone, when they hold at
+# least this many digits (shorter ones would match unrelated numbers).
+COMPACT_CATEGORIES = frozenset({"phone", "card", "iban", "national_id", "company_id"})
+MIN_COMPACT_DIGITS = 6
+_MAX_GROUPS = 12  # a number is written in at most this many groups (an IBAN in 4-character groups: 9)
+_GROUP_GAP = frozenset(" .-/()\u00a0\u202f")
+_GROUP = deferred(r"\+?[0-9A-Za-z]+")
+
+
+class _Number(NamedTuple):
+    real: str  # the real value as recorded (what replaces a match whose layout cannot be kept)
+    form: str | None  # the real value's digits and letters in the form the fake was matched in
+
+
+def _compact_index(vault: Substitutes, *, args: bool) -> dict[str, _Number]:
+    """Compact form -> real value of every regroupable substitute (a form two values share: neither)."""
+    index: dict[str, _Number] = {}
+    clashes: set[str] = set()
+    for sub, real in vault.entries.items():
+        kind = vault.kinds.get(sub, "")
+        if category_of(kind) not in COMPACT_CATEGORIES or sum(ch.isdigit() for ch in sub) < MIN_COMPACT_DIGITS:
+            continue
+        fake_forms, real_forms = (dialled_forms(sub), dialled_forms(real)) if kind == "phone" else (
+            {"given": _alnum_upper(sub)}, {"given": _alnum_upper(real)})
+        out_real = _json_escape(real) if args else real
+        for name, form in fake_forms.items():
+            number = _Number(out_real, real_forms.get(name))
+            if index.setdefault(form, number).real != out_real:
+                clashes.add(form)
+    for form in clashes:
+        del index[form]
+    return index
+
+
+def _relaid(surface: str, number: _Number) -> str:
+    """The real number in the layout the model wrote the fake in ("+33 6 86 01 36 20" -> "+33 6 12 34 56
+    78"), or as recorded when the two do not have as many digits and letters."""
+    form = number.form
+    if form is None or sum((ch.isascii() and ch.isalnum()) or ch == "+" for ch in surface) != len(form):
+        return number.real
+    chars = iter(form)
+    out = []
+    for ch in surface:
+        if ch.isascii() and (ch.isalnum() or ch == "+"):
+            new = next(chars)
+            out.append(new.lower() if ch.islower() else new)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _alnum_upper(value: str) -> str:
+    return "".join(ch for ch in value if ch.isascii() and ch.isalnum()).upper()
+
+
+def _chains(text: str, pos: int) -> list[list[tuple[int, int]]]:
+    """Runs of digit-bearing groups from `pos` ("+33", "(0)6", "86"...) joined by one to three
+    separators: spaces, dots, dashes, slashes, parentheses."""
+    chains: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    for m in _GROUP.finditer(text, pos):
+        start, end = m.span()
+        group = m.group()
+        if not any(ch.isdigit() for ch in group) or (start > 0 and text[start - 1].isalnum()) or (
+                end < len(text) and text[end].isalnum()):
+            if current:
+                chains.append(current)
+            current = []
+            continue
+        gap = text[current[-1][1] : start] if current else ""
+        if current and not (0 < len(gap) <= 3 and all(ch in _GROUP_GAP for ch in gap)):
+            chains.append(current)
+            current = []
+        current.append((start, end))
+    if current:
+        chains.append(current)
+    return chains
+
+
+def _compacted(text: str, groups: list[tuple[int, int]]) -> str:
+    return "".join(text[start:end] for start, end in groups).upper()
+
+
+def _reaches_end(text: str, end: int) -> bool:
+    """Nothing but separators follows: the number may go on in the next chunk."""
+    return all(ch in _GROUP_GAP or ch == "+" for ch in text[end:])
 
 
 # urllib.parse.quote(value, safe="") as one str.translate over the UTF-8 bytes read as Latin-1
@@ -333,17 +568,29 @@ def _json_escape(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)[1:-1]
 
 
+_JOINERS = "-_\u2010\u2011"
+
+
+def _in_compound(text: str, start: int, end: int) -> bool:
+    """text[start:end] is joined by a hyphen or an underscore to a letter or digit on either side: a
+    part of a compound word ("Lucy-Louis", "Marie-Lucy", "lucy_2"), not a whole fake."""
+    before = start >= 2 and text[start - 1] in _JOINERS and text[start - 2].isalnum() and text[start].isalnum()
+    after = end + 1 < len(text) and text[end] in _JOINERS and text[end + 1].isalnum() and text[end - 1].isalnum()
+    return before or after
+
+
 def _is_letter_or_digit(folded: str, i: int) -> bool:
     return 0 <= i < len(folded) and folded[i].isalnum()
 
 
-def _bounded_at(folded: str, start: int, end: int) -> bool:
+def _bounded_at(folded: str, start: int, end: int, *, host: bool = False) -> bool:
     """Not glued inside a larger word, nor at the edge of a longer e-mail or domain token
-    ("laura" in "laura.begin@x.fr" belongs to the address, which has its own key)."""
+    ("laura" in "laura.begin@x.fr" belongs to the address, which has its own key); a host name may
+    follow "@" or a subdomain ("contact@verlac.fr", "www.verlac.fr")."""
     if folded[start].isalnum():
         if _is_letter_or_digit(folded, start - 1):
             return False
-        if start >= 2 and folded[start - 1] in ".@" and folded[start - 2].isalnum():
+        if not host and start >= 2 and folded[start - 1] in ".@" and folded[start - 2].isalnum():
             return False
     if folded[end - 1].isalnum():
         if _is_letter_or_digit(folded, end):

@@ -116,3 +116,24 @@ def fake_phone(real: str, rng: random.Random) -> str:
         if national is not None:
             return _lay_out(real, plan.lead + national)
     return distinct(real, rng, lambda r: _swap_subscriber(real, digits, r))
+
+
+def dialled_forms(value: str) -> dict[str, str]:
+    """The digit strings one number is written as, separators dropped, by name: "given" (as written,
+    with its "+"), and for a number the metadata validates "e164" ("+33686013620"), "intl00"
+    ("0033686013620"), "intl0" ("+330686013620", from "+33 (0)6 86 01 36 20") and "national"
+    ("0686013620"). What restore matches a fake phone by, whatever layout the model gave it, and
+    the same form of the real number that replaces it."""
+    digits = "".join(_DIGIT.findall(value))
+    forms = {"given": ("+" if value.strip().startswith("+") else "") + digits}
+    plan = _plan(value, digits) if len(digits) >= 6 else None
+    if plan is None:
+        return forms
+    pn = _phonenumbers()
+    code = str(pn.country_code_for_region(plan.region))
+    national = plan.national
+    prefix = pn.PhoneMetadata.metadata_for_region(plan.region).national_prefix or ""
+    forms.update({"e164": f"+{code}{national}", "intl00": f"00{code}{national}", "national": prefix + national})
+    if prefix:
+        forms["intl0"] = f"+{code}{prefix}{national}"
+    return forms
