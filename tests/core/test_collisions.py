@@ -1,0 +1,166 @@
+"""Collisions never block a send (issue 17): a real value equal to a substitute the conversation gave
+another value (a fake of another person, a fake of a remembered card, a marker in token mode) is
+resolved in the vault; the old value is re-faked, the history replayed with its new substitute, and
+the send goes through masked. Each case went "blocked: a real value reached the request" before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+
+from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta
+from openmasq.chat.conversation import Conversation
+from openmasq.chat.send import Answer, CallModel, ReplyDelta, SendInput, SendOutcome, Step, send_flow
+from openmasq.memory.model import MemoryStore
+from openmasq.memory.ops import create_card
+from openmasq.redact import Vault, pseudonymise, restore
+from openmasq.redact.collisions import resolve_collisions
+from openmasq.redact.spans import Span
+
+NOW = 1_767_225_600_000
+KEY = "ab" * 32
+
+
+def _ids() -> Callable[[], str]:
+    counter = iter(range(1, 1000))
+    return lambda: f"m{next(counter)}"
+
+
+def _send(conv: Conversation, text: str, reply: str | Callable[[ChatRequest], str] = "Bien reçu.",
+          store: MemoryStore | None = None) -> tuple[SendOutcome, list[ChatRequest]]:
+    """Drive one send against a scripted model; returns the outcome and every request it made."""
+    flow: Generator[Step, Answer, SendOutcome] = send_flow(
+        SendInput(conv, text, store or MemoryStore(), "m", NOW, _ids()))
+    sent: list[ChatRequest] = []
+    events: Iterator[StreamEvent] = iter(())
+    try:
+        step = next(flow)
+        while True:
+            answer: Answer = None
+            if isinstance(step, CallModel):
+                sent.append(step.request)
+                said = reply(step.request) if callable(reply) else reply
+                events = iter([TextDelta(said), Done("stop")])
+                answer = next(events, None)
+            elif isinstance(step, ReplyDelta) and step.wants_event:
+                answer = next(events, None)
+            step = flow.send(answer)
+    except StopIteration as stop:
+        return stop.value, sent
+
+
+def _wire(request: ChatRequest) -> str:
+    return "\n".join([request.system, *(m.content for m in request.messages)])
+
+
+def _primary(vault: Vault, real: str) -> str:
+    sub = vault.substitute_of(real)
+    assert sub is not None, real
+    return sub
+
+
+def test_a_real_name_equal_to_the_fake_of_another_person_is_sent_masked() -> None:
+    conv = Conversation("c1", Vault.new(KEY))
+    first, _ = _send(conv, "Je vois Marie Dupont demain.")
+    old_fake = _primary(conv.vault, "Marie Dupont")
+    outcome, sent = _send(conv, f"Et {old_fake} viendra aussi.")
+    assert first.status == "done" and outcome.status == "done", outcome.reason
+    wire = _wire(sent[0])
+    assert old_fake not in wire and "Marie Dupont" not in wire  # neither real value leaves
+    new_fake, other_fake = _primary(conv.vault, old_fake), _primary(conv.vault, "Marie Dupont")
+    assert new_fake != old_fake and other_fake != old_fake
+    assert f"Je vois {other_fake} demain." in wire and f"Et {new_fake} viendra aussi." in wire
+    assert restore(f"{other_fake} et {new_fake}", conv.vault) == f"Marie Dupont et {old_fake}"
+
+
+def test_a_real_first_name_equal_to_a_fake_first_name_is_sent_masked() -> None:
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Je vois Marie Dupont demain.")
+    fake_first = _primary(conv.vault, "Marie Dupont").split()[0]
+    outcome, sent = _send(conv, f"{fake_first} est une autre personne : {fake_first} viendra.")
+    assert outcome.status == "done", outcome.reason
+    wire = _wire(sent[0])
+    assert fake_first not in wire.split() and f"{fake_first} " not in wire
+    assert restore(_primary(conv.vault, fake_first), conv.vault) == fake_first
+    # The old person keeps one identity under the new fake, in the history and alone.
+    assert restore(_primary(conv.vault, "Marie Dupont"), conv.vault) == "Marie Dupont"
+
+
+def test_the_model_reply_after_a_collision_restores_to_the_right_people() -> None:
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Je vois Marie Dupont demain.")
+    old_fake = _primary(conv.vault, "Marie Dupont")
+
+    def echo(request: ChatRequest) -> str:  # the model names both people as it was told them
+        return "Noté : " + request.messages[-1].content + " / " + request.messages[0].content
+
+    outcome, _ = _send(conv, f"Et {old_fake} viendra aussi.", echo)
+    assert outcome.reply is not None
+    assert outcome.reply.content == f"Noté : Et {old_fake} viendra aussi. / Je vois Marie Dupont demain."
+
+
+def test_a_real_name_equal_to_the_fake_of_a_remembered_card_is_sent_masked() -> None:
+    store = MemoryStore()
+    create_card(store, card_id="k1", entity="Claire Fontaine", now=NOW, category="personne",
+                facts="Designer chez Karl Studio.")
+    conv = Conversation("c1", Vault.new(KEY))
+    first, sent = _send(conv, "Des nouvelles de Claire Fontaine ?", store=store)
+    card_fake = _primary(conv.vault, "Claire Fontaine")
+    assert first.status == "done" and card_fake in sent[0].system  # the card went out as its fake
+    outcome, sent = _send(conv, f"Et {card_fake}, ma voisine, et Claire Fontaine ?", store=store)
+    assert outcome.status == "done", outcome.reason
+    wire = _wire(sent[0])
+    assert card_fake not in wire and "Claire Fontaine" not in wire
+    new_card_fake = _primary(conv.vault, "Claire Fontaine")
+    assert new_card_fake in sent[0].system and new_card_fake != card_fake
+
+
+def test_a_real_value_equal_to_a_token_in_token_mode_is_sent_masked() -> None:
+    conv = Conversation("c1", Vault.new(KEY, "token"))
+    _send(conv, "Je vois Léa Morvan demain, Morvan arrive tôt.")
+    assert conv.vault.entries["[PERSON1]"] == "Léa Morvan"
+    conv.forced_redactions.append(("[PERSON1]", "person"))  # the user masks a literal marker
+    outcome, sent = _send(conv, "Le texte dit [PERSON1] ici.")
+    assert outcome.status == "done", outcome.reason
+    wire = _wire(sent[0])
+    assert "[PERSON1]" not in wire and "Léa Morvan" not in wire and "Morvan" not in wire
+    literal, person = _primary(conv.vault, "[PERSON1]"), _primary(conv.vault, "Léa Morvan")
+    assert f"Le texte dit {literal} ici." in wire and f"Je vois {person} demain" in wire
+    surname = next(sub for sub, real in conv.vault.entries.items() if real == "Morvan")
+    assert surname.startswith(person[:-1]) and surname != person  # the surname follows its person's number
+    assert restore(f"{person}, {surname}, {literal}", conv.vault) == "Léa Morvan, Morvan, [PERSON1]"
+
+
+def test_collision_resolution_keeps_every_value_masked_and_the_mapping_injective() -> None:
+    vault = pseudonymise("Marie Dupont, Paul Dupont et Karl Studio SAS.", Vault.new(KEY)).vault
+    before = set(vault.entries.values())
+    fake = _primary(vault, "Marie Dupont")
+    result = pseudonymise(f"{fake} travaille chez Karl Studio SAS.", vault)
+    assert "Marie Dupont" in result.refaked
+    after = result.vault
+    assert before <= set(after.entries.values()) | {fake}
+    primaries = [sub for sub in after.entries if sub not in after.aliases]
+    assert len({after.entries[s] for s in primaries}) == len(primaries)
+    assert not set(after.entries) & set(after.entries.values())  # no substitute is a real value
+    assert fake not in result.text and restore(result.text, after) == f"{fake} travaille chez Karl Studio SAS."
+
+
+def test_no_collision_changes_nothing() -> None:
+    vault = pseudonymise("Marie Dupont appelle.", Vault.new(KEY)).vault
+    copy = vault.copy()
+    assert resolve_collisions([Span(0, 11, "Jean Martin", "person", "lexicon")], "Jean Martin", copy) == ()
+    assert copy.to_json() == vault.to_json()
+
+
+def test_a_send_without_collision_redacts_each_text_once(monkeypatch) -> None:
+    import openmasq.chat.send as send_module
+    calls: list[str] = []
+    real = send_module.pseudonymise
+    monkeypatch.setattr(send_module, "pseudonymise", lambda text, *a, **k: calls.append(text) or real(text, *a, **k))
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Je vois Marie Dupont demain.")
+    _send(conv, "Et Jean Martin ?")
+    assert calls == ["Je vois Marie Dupont demain.", "Et Jean Martin ?"]
+    fake = _primary(conv.vault, "Marie Dupont")
+    calls.clear()
+    _send(conv, f"Et {fake} ?")
+    assert calls == [f"Et {fake} ?", f"Et {fake} ?"]  # one more round after the collision, no more
