@@ -170,7 +170,7 @@ const fr = {
   "convsettings.title": "Réglages de la conversation",
   "convsettings.mode": "Remplacement",
   "convsettings.mode.fake": "Faux crédibles (Marie Dupont → Claire Martin)",
-  "convsettings.mode.token": "Jetons opaques ([PERSONNE1])",
+  "convsettings.mode.token": "Jetons opaques ([PERSON1])",
   "convsettings.modePinned": "Fixé au premier envoi de cette conversation.",
   "convsettings.memoryOff": "Pas de mémoire dans cette conversation",
   "convsettings.memoryOffHelp": "Aucune injection, pas d’outil de recherche, pas d’extraction silencieuse. Une demande explicite « retiens… » reste honorée.",
