@@ -472,6 +472,10 @@ HANDLES = [
     ('{"user": "lmarechal", "role": "admin"}', ["lmarechal"]),
     ('{"db_user": "admin_pr", "db_pass": "x"}', ["admin_pr"]),
     ("# author: wojtek.nowicki", ["wojtek.nowicki"]),
+    ('  File "/home/abhishek.rao/projects/main.py", line 88', ["abhishek.rao"]),
+    ("PS C:\\Users\\n.okonkwo> npm run build", ["n.okonkwo"]),
+    ("sshd[22817]: Accepted publickey for mlefebvre from 10.0.3.12 port 40022", ["mlefebvre"]),
+    ("Authentication for user [kschmidt] -> [kschmidt] FAILED", ["kschmidt"]),
 ]
 
 
@@ -495,6 +499,8 @@ def test_mentions_and_labelled_user_names_are_usernames(text: str, expected: lis
         "Mon identifiant est perdu.",
         "The author: Victor Hugo wrote it.",
         "the owner is not here",
+        "cd /home/root/projects",
+        "open /Users/Shared/notes.txt",
     ],
 )
 def test_addresses_code_and_ordinary_words_are_not_usernames(text: str) -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scaling import assert_linear
 
-from openmasq.redact import orgs
+from openmasq.redact import RedactOptions, Vault, orgs, pseudonymise
 from openmasq.redact.orgs import detect_orgs
 
 
@@ -339,3 +339,16 @@ def test_a_firm_named_after_its_partners_takes_every_partner_listed(text: str, f
 
 def test_a_list_of_everyday_words_before_a_firm_is_not_taken_into_it() -> None:
     assert "Smith & Sons Ltd" in [span.value for span in detect_orgs("I like apples, pears and Smith & Sons Ltd")]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Virement à faire à la boulangerie Morel pour la pièce montée", "Morel"),
+    ("Bonifico alla pasticceria Da Nino per la torta", "Nino"),
+    ("trabajo en la panadería La Espiga de Oro, ¿cómo pido la constancia?", "Espiga"),
+])
+def test_a_business_named_after_a_trade_word_in_lower_case_is_masked(text: str, name: str) -> None:
+    assert name not in pseudonymise(text, Vault.new("aa" * 32), RedactOptions()).text
+
+
+def test_a_trade_word_before_a_place_leaves_the_place_to_the_place_rules() -> None:
+    assert detect_orgs("je vais à la pharmacie Lyon demain") == []

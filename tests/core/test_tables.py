@@ -49,3 +49,11 @@ def test_cells_keep_their_offsets_in_the_text() -> None:
     for span in detect_table_values(text):
         assert text[span.start : span.end] == span.value
     assert {span.value for span in detect_table_values(text)} >= {"88120", "Jana Novak", "Ole Berg"}
+
+
+def test_birth_dates_and_surnames_beside_first_names_are_masked() -> None:
+    text = "nom;prenom;classe;date_naissance\nDIALLO;Mamadou;4eB;03/09/2010\nKowalczyk;Zofia;4eB;21/12/2010\n\ntrie"
+    masked = _masked(text)
+    for real in ("DIALLO", "Mamadou", "Kowalczyk", "Zofia", "03/09/2010", "21/12/2010"):
+        assert real not in masked
+    assert "4eB" in masked

@@ -945,6 +945,19 @@ _HANDLE_AFTER_LABEL = deferred(
     r"(?:is|was|est|c['’]est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
     r"[\"'«“‘`]?([A-Za-z0-9][A-Za-z0-9._-]{1,39})"
 )
+# Where logs and paths name an account: a home folder ("/home/abhishek.rao/", "C:\\Users\\n.okonkwo\\"), a login
+# in an SSH daemon's or Samba's log ("Failed password for mlefebvre from", "user [kschmidt]").
+_HANDLE_IN_LOGS = deferred(
+    r"(?:(?<![\w.])/(?:home|Users)/|\b[A-Za-z]:\\+Users\\+)(?P<handle>[A-Za-z0-9][A-Za-z0-9._-]{1,39})(?=[/\\\s>'\"]|$)"
+    r"|\b(?:password|publickey|keyboard-interactive/pam) for (?:invalid user )?"
+    r"(?P<handle2>[A-Za-z0-9][A-Za-z0-9._-]{1,39}) from\b"
+    r"|\buser \[(?P<handle3>[A-Za-z0-9][A-Za-z0-9._-]{1,39})\]"
+)
+# Accounts of the system, not of a person.
+_SYSTEM_ACCOUNTS = frozenset({
+    "root", "admin", "administrator", "user", "guest", "public", "default", "shared", "ubuntu", "debian", "pi",
+    "www-data", "nobody", "postgres", "mysql", "git", "runner", "vagrant", "ec2-user", "centos", "test",
+})
 _HANDLE_SHAPE = deferred(r"[A-Za-z0-9]*[._\d-][A-Za-z0-9._-]*")
 
 
@@ -959,6 +972,11 @@ def detect_handles(text: str) -> list[Span]:
         handle = match.group(1).rstrip(".-")
         if _is_mention(handle):
             found[(match.start(1), match.start(1) + len(handle))] = ("rule", 0.9)
+    for match in _HANDLE_IN_LOGS.finditer(view.text):
+        group = next(name for name in ("handle", "handle2", "handle3") if match.group(name))
+        handle = match.group(group).rstrip(".-_")
+        if len(handle) >= 2 and handle.lower() not in _SYSTEM_ACCOUNTS:
+            found.setdefault((match.start(group), match.start(group) + len(handle)), ("context", 0.85))
     for label in _HANDLE_LABEL.finditer(view.text):
         value = _HANDLE_AFTER_LABEL.match(view.text, label.end())
         if not value:

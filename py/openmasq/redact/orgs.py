@@ -634,6 +634,33 @@ def _descriptor_spans(words: _OrgWords) -> list[_Found]:
     return out
 
 
+def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
+    """The capitalised name after a trade word in lower case: "la boulangerie Morel", "alla pasticceria Da Nino",
+    "en la panadería La Espiga de Oro" (the name without the trade word, as after a cue). Not before a
+    place, a country or a famous brand alone ("la pharmacie Paris Nord" is left to the place detector)."""
+    out: list[_Found] = []
+    for k, word in enumerate(words.texts[:-1]):
+        if not (word.islower() and lexicon.is_trade_word(word) and words.joined(k)):
+            continue
+        head = k + 1
+        if not _is_run_word(words.texts[head]):
+            # a capitalised particle first ("pasticceria Da Nino")
+            particle = words.texts[head][:1].isupper() and len(words.texts[head]) <= 3
+            if not (particle and head + 1 < len(words.texts) and words.joined(head)
+                    and _is_run_word(words.texts[head + 1])):
+                continue
+        _, last = _run_around(words, head if _is_run_word(words.texts[head]) else head + 1)
+        while last > head and (_is_loose_end(words.texts[last])
+                               or lexicon.lexicon_key(words.texts[last]) in _OPENING_ARTICLES):
+            last -= 1
+        texts = [words.texts[j] for j in _capitalised(words, head, last)]
+        if not texts or not any(_is_distinctive(t) for t in texts) or all(
+                lexicon.is_place(t) or lexicon.is_country(t) for t in texts):
+            continue
+        out.append(_Found(words.starts[head], words.ends[last], "context", 0.7, echoes=True))
+    return out
+
+
 def _trimmed_run(words: _OrgWords, first: int, last: int) -> tuple[int, int]:
     """The run without the everyday words that open a sentence or a heading before the name
     ("Merci Tarnwell Freight" -> "Tarnwell Freight") and without dangling connectors."""
@@ -834,6 +861,7 @@ def detect_orgs(text: str) -> list[Span]:
     words = _OrgWords(view.text)
     found = _legal_form_spans(words)
     found += _cue_spans(words) + _descriptor_spans(words) + _ampersand_spans(words) + _weak_cue_spans(words)
+    found += _lowercase_trade_spans(words)
     found += _echo_spans(view.text, found) + _domain_name_spans(view.text)
     found = [_with_listed_partners(view.text, f) for f in found]
     return [view.span(f.start, f.end, "org", f.source, f.score) for f in _without_overlaps(found)]

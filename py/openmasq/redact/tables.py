@@ -19,7 +19,7 @@ from .rules.labelled import record_shaped
 from .spans import Span
 
 SOURCE = "context"
-SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8}
+SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8, "dob": 0.8}
 MAX_CELL_WORDS = 4
 MAX_HEADER_CHARS = 40
 
@@ -66,13 +66,22 @@ _PERSON_ROLES = frozenset({
     "bewerber", "candidato", "parent", "child", "enfant", "kind", "nino", "bambino", "benevole", "volunteer",
     "intervenant", "speaker", "redner", "ponente", "relatore", "trainer", "coach", "formateur", "medecin",
     "doctor", "arzt", "medico", "agent", "commercial", "vendeur", "seller", "verkaufer",
+    # a part of a person's name: no product has a first name
+    "prenom", "vorname", "nachname", "apellido", "apellidos", "cognome", "surname", "first name", "last name",
+    "full name", "nom complet", "nombre completo", "nome completo", "vollstandiger name", "nom de famille",
+    "familienname", "given name", "family name",
 })
 # Headers whose cells are names of anything (a product's, a file's): a cell must look like a person's name.
 _NAME_WORDS = frozenset({
-    "name", "names", "nom", "noms", "nombre", "nombres", "nome", "nomi", "vorname", "nachname", "prenom",
-    "apellido", "apellidos", "cognome", "surname", "full name", "first name", "last name", "nom complet",
-    "nombre completo", "nome completo", "vollstandiger name", "qui", "who", "wer", "quien", "chi",
+    "name", "names", "nom", "noms", "nombre", "nombres", "nome", "nomi", "qui", "who", "wer", "quien", "chi",
 })
+# Headers of birth dates: their cells are dates of birth.
+_BIRTH_DATE_WORDS = frozenset({
+    "dob", "date of birth", "birth date", "birthdate", "birthday", "born", "date naissance", "date de naissance",
+    "naissance", "ne le", "geburtsdatum", "geboren", "geburtstag", "fecha nacimiento", "fecha de nacimiento",
+    "fecha nac", "nacimiento", "data nascita", "data di nascita", "nato il", "nascita",
+})
+_DATE_CELL = deferred(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}\.? [^\W\d_]{3,10}\.? \d{4}")
 _USER_WORDS = frozenset({"user", "username", "login", "utilisateur", "usuario", "utente", "benutzer", "handle"})
 
 _HEADER_WORD = deferred(r"[^\W_]+")
@@ -83,12 +92,14 @@ _CELL_WORD = deferred(r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?")
 
 
 def detect_table_values(text: str) -> list[Span]:
-    """People, identifiers and user names in the columns whose header names them."""
+    """People, identifiers, user names and birth dates in the columns whose header names them."""
     if "\n" not in text:
         return []
     spans: list[Span] = []
     for table in find_tables(text):
         kinds = [column_kind(header) for header in table.header]
+        if "person" in kinds:  # "nom" beside "prénom" is a surname, not a product's name
+            kinds = ["person" if kind == "name" else kind for kind in kinds]
         for row in table.rows:
             for kind, cell in zip(kinds, row, strict=False):
                 if kind is not None and _fits(kind, cell.text):
@@ -193,7 +204,7 @@ def _split_cells(offset: int, line: str, delimiter: str, *, edges: bool = False)
 
 def column_kind(header: str) -> str | None:
     """"person" (the cells are people), "name" (names of anything: a cell must look like a person's),
-    "record_id", "username", or None for any other column."""
+    "record_id", "username", "dob", or None for any other column."""
     words = [lexicon.lexicon_key(word) for word in _HEADER_WORD.findall(header)]
     if not words or len(header) > MAX_HEADER_CHARS:
         return None
@@ -206,6 +217,8 @@ def column_kind(header: str) -> str | None:
         return "name"
     if phrase in _USER_WORDS:
         return "username"
+    if phrase in _BIRTH_DATE_WORDS:
+        return "dob"
     if any(word in _ID_WORDS or word.endswith(("nr", "nummer")) for word in words):
         return "record_id"
     return None
@@ -214,6 +227,8 @@ def column_kind(header: str) -> str | None:
 def _fits(kind: str, cell: str) -> bool:
     if kind == "record_id":
         return record_shaped(cell)
+    if kind == "dob":
+        return bool(_DATE_CELL.fullmatch(cell))
     if kind == "username":
         return 2 < len(cell) <= 40 and " " not in cell and any(ch.isalpha() for ch in cell)
     words = cell.split()

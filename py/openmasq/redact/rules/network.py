@@ -229,7 +229,46 @@ def find_personal_web(text: str, web: list[Hit]) -> list[Hit]:
             hits.append(Hit(hit.start, hit.end, "profile", 1.0))
         elif mail_domains and _registrable(_host_and_path(value)[0]) in mail_domains - _MAILBOX_DOMAINS:
             hits.append(Hit(hit.start, hit.end, "site", 1.0))
+        elif _OWN_SITE_BEFORE.search(lowered(text)[max(0, hit.start - 48) : hit.start]) or _host_names_a_person(
+                _host_and_path(value)[0]):
+            hits.append(Hit(hit.start, hit.end, "site", 0.9))
     return hits
+
+
+# The writer's own site, said before its address: "mon portfolio :", "my site", "meiner Seite", "il nostro sito".
+_OWN_SITE_BEFORE = deferred(
+    r"(?<![\w])(?:my|our|mon|ma|notre|mein|meine|meiner|meinem|unsere|unserer|unseren|mi|nuestra|nuestro|"
+    r"il mio|la mia|il nostro|la nostra|nostro|nostra)"
+    r"(?: [^\W\d_]+){0,2} (?:site|website|web|webseite|homepage|seite|page|página|pagina|portfolio|portafolio|"
+    r"blog|shop|boutique|tienda|negozio|sito|cv|resume|landing page)\b[^\n]{0,12}$"
+)
+
+
+def _host_names_a_person(host: str) -> bool:
+    """A host made of a person's name ("julia-hoffmann-fotografie.de", "danielagarcia.design",
+    "clasesguitarra-pabloarias.com"): a first name then a surname, hyphenated or glued, in its first label."""
+    from .. import lexicon  # the name lists load only for texts holding an address
+
+    label = host.split(".")[0]
+    parts = [part for part in label.split("-") if part]
+    for i, part in enumerate(parts):
+        if i + 1 < len(parts) and lexicon.is_first_name(part) and lexicon.is_surname(parts[i + 1]) and len(part) > 2:
+            return True
+        if _glued_name(part):
+            return True
+    return False
+
+
+def _glued_name(word: str) -> bool:
+    """"danielagarcia", "pabloarias" (a first name glued to a surname, both of four letters or more, not both
+    everyday words)."""
+    if not word.isalpha() or len(word) < 8:
+        return False
+    from .. import lexicon
+
+    return any(lexicon.is_first_name(word[:cut]) and lexicon.is_surname(word[cut:])
+               and not (lexicon.is_frequent_word(word[:cut]) and lexicon.is_frequent_word(word[cut:]))
+               for cut in range(4, len(word) - 3))
 
 
 # A mailbox provider's domain says nothing about its users' own sites.

@@ -1,0 +1,34 @@
+"""A site that is the writer's own, or whose host spells a person's name, is masked (kind "site"); other sites
+stay as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from openmasq.redact import RedactOptions, Vault, pseudonymise, restore
+
+
+def _redact(text: str):
+    return pseudonymise(text, Vault.new("99" * 32), RedactOptions())
+
+
+@pytest.mark.parametrize("text,url", [
+    ("Ehrliches Feedback zu meiner Seite bitte: https://julia-hoffmann-fotografie.de/portfolio",
+     "julia-hoffmann-fotografie"),
+    ("rate my site honestly: https://danielagarcia.design, thanks", "danielagarcia"),
+    ("Mi dai un parere sul nostro sito? https://www.agriturismo-poggiodeilupi.it grazie", "poggiodeilupi"),
+    ("¿Qué opinas? https://www.clases-pablo-arias.com", "pablo-arias"),
+])
+def test_an_own_or_personal_site_is_masked_and_restored(text: str, url: str) -> None:
+    result = _redact(text)
+    assert url not in result.text
+    assert restore(result.text, result.vault) == text
+
+
+@pytest.mark.parametrize("text", [
+    "read https://docs.python.org/3/library/re.html please",
+    "see https://www.lemonde.fr/politique",
+    "compare https://www.booking.com and https://www.mariokart.com",
+])
+def test_public_sites_stay(text: str) -> None:
+    assert _redact(text).text == text
