@@ -16,8 +16,9 @@ import phonenumbers
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scaling import assert_linear
 
-from openmasq.redact import RedactOptions, StreamRestorer, Vault, pseudonymise, restore, restore_args
+from openmasq.redact import RedactOptions, Restorer, StreamRestorer, Vault, pseudonymise, restore, restore_args
 from openmasq.redact.allocate import allocate
 from openmasq.redact.fakes.names import pools
 from openmasq.redact.fakes.ordinary import is_ordinary_word, name_words
@@ -134,6 +135,14 @@ def test_a_number_one_digit_off_or_longer_is_left_alone() -> None:
     off = fake[:-1] + str((int(fake[-1]) + 1) % 10)
     for text in (f"Appelez le {off}.", f"Appelez le {fake}1.", f"Réf. 9{fake.replace(' ', '')}."):
         assert restore(text, conversation()) == text
+
+
+@pytest.mark.parametrize("unit", ["1 ", "06 86 01 36 2", "12 " * 11 + "x ", "a" * 50, "+(", "FR76 "])
+def test_restoring_long_runs_of_digit_groups_takes_linear_time(unit: str) -> None:
+    """A reply of 200 kB of number-like groups: each window is read group by group while it begins a
+    number, never every window of a long run."""
+    restorer = Restorer(conversation())
+    assert_linear(restorer.restore, unit * (200_000 // len(unit)))
 
 
 # --- names, addresses, hosts --------------------------------------------------------------------------------

@@ -113,7 +113,7 @@ class Restorer:
         fpos = bisect.bisect_left(view.origin, pos)
         cut = len(text) if final else self._hold_point(view, fpos)
         numbers: list[tuple[int, int, str]] = []
-        if self._compact:
+        if self._compact and _ANY_DIGIT.search(text, pos):
             numbers, held = self._compact_matches(text, pos, final=final)
             cut = min(cut, held)
         pieces: list[str] = []
@@ -268,7 +268,7 @@ class Restorer:
         out: list[tuple[int, int, str]] = []
         held = len(text)
         for chain in _chains(text, pos):
-            i = 0
+            i = 0 if sum(map(str.isdigit, text[chain[0][0] : chain[-1][1]])) >= MIN_COMPACT_DIGITS else len(chain)
             while i < len(chain):
                 j = self._longest_window(text, chain, i)
                 if j is None:
@@ -277,20 +277,32 @@ class Restorer:
                 start, end = chain[i][0], chain[j][1]
                 if start > pos and text[start - 1] == "(" and ")" in text[start:end]:
                     start -= 1  # "(415) 555-0132": the parenthesis belongs to the number
-                number = self._compact[_compacted(text, chain[i : j + 1])]
-                out.append((start, end, _relaid(text[start:end], number)))
+                if text[start:end] not in self._exact:  # exactly as written: the key matcher has it
+                    number = self._compact[_compacted(text, chain[i : j + 1])]
+                    out.append((start, end, _relaid(text[start:end], number)))
                 i = j + 1
             if not final and _reaches_end(text, chain[-1][1]):
                 held = min(held, self._growing_from(text, chain, out))
         return out, held
 
     def _longest_window(self, text: str, chain: list[tuple[int, int]], i: int) -> int | None:
-        for j in range(min(len(chain), i + _MAX_GROUPS) - 1, i - 1, -1):
+        """The last group of the longest window from group i whose compact form is a number's, read
+        group by group while it still begins one."""
+        found = None
+        compact = ""
+        for j in range(i, min(len(chain), i + _MAX_GROUPS)):
             if j > i and text[chain[j][0]] == "+":
-                continue
-            if _compacted(text, chain[i : j + 1]) in self._compact:
-                return j
-        return None
+                break
+            compact += text[chain[j][0] : chain[j][1]].upper()
+            if not self._begins_a_number(compact):
+                break
+            if compact in self._compact:
+                found = j
+        return found
+
+    def _begins_a_number(self, prefix: str) -> bool:
+        k = bisect.bisect_left(self._compact_sorted, prefix)
+        return k < len(self._compact_sorted) and self._compact_sorted[k].startswith(prefix)
 
     def _growing_from(self, text: str, chain: list[tuple[int, int]], found: list[tuple[int, int, str]]) -> int:
         """Where the chain at the end of a streamed text must be held back: from its first group that
@@ -301,9 +313,7 @@ class Restorer:
                 return chain[i][0]
             if any(text[g[0]] == "+" for g in chain[i + 1 :]):
                 continue
-            prefix = _compacted(text, chain[i:])
-            k = bisect.bisect_left(self._compact_sorted, prefix)
-            if k < len(self._compact_sorted) and self._compact_sorted[k].startswith(prefix):
+            if self._begins_a_number(_compacted(text, chain[i:])):
                 return chain[i][0]
         return len(text)
 
@@ -466,6 +476,11 @@ MIN_COMPACT_DIGITS = 6
 _MAX_GROUPS = 12  # a number is written in at most this many groups (an IBAN in 4-character groups: 9)
 _GROUP_GAP = frozenset(" .-/()\u00a0\u202f")
 _GROUP = deferred(r"\+?[0-9A-Za-z]+")
+_ANY_DIGIT = deferred(r"[0-9]")
+# Groups holding a digit joined by separators; a group starts only where no letter or digit precedes
+# (linear on a long word). Inside a run every group holds a digit.
+_DIGIT_GROUP = r"\+?[0-9A-Za-z]*[0-9][0-9A-Za-z]*"
+_CHAIN = deferred(rf"(?<![0-9A-Za-z]){_DIGIT_GROUP}(?:[ .\-/()\u00a0\u202f]{{1,3}}{_DIGIT_GROUP})*")
 
 
 class _Number(NamedTuple):
@@ -516,25 +531,21 @@ def _alnum_upper(value: str) -> str:
 
 def _chains(text: str, pos: int) -> list[list[tuple[int, int]]]:
     """Runs of digit-bearing groups from `pos` ("+33", "(0)6", "86"...) joined by one to three
-    separators: spaces, dots, dashes, slashes, parentheses."""
+    separators (spaces, dots, dashes, slashes, parentheses), found at C speed; a group glued to a
+    letter outside ASCII ("é06") ends its run."""
     chains: list[list[tuple[int, int]]] = []
-    current: list[tuple[int, int]] = []
-    for m in _GROUP.finditer(text, pos):
-        start, end = m.span()
-        group = m.group()
-        if not any(ch.isdigit() for ch in group) or (start > 0 and text[start - 1].isalnum()) or (
-                end < len(text) and text[end].isalnum()):
-            if current:
-                chains.append(current)
-            current = []
-            continue
-        gap = text[current[-1][1] : start] if current else ""
-        if current and not (0 < len(gap) <= 3 and all(ch in _GROUP_GAP for ch in gap)):
+    for run in _CHAIN.finditer(text, pos):
+        current: list[tuple[int, int]] = []
+        for m in _GROUP.finditer(text, run.start(), run.end()):
+            start, end = m.span()
+            if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+                if current:
+                    chains.append(current)
+                current = []
+                continue
+            current.append((start, end))
+        if current:
             chains.append(current)
-            current = []
-        current.append((start, end))
-    if current:
-        chains.append(current)
     return chains
 
 
