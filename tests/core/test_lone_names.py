@@ -126,3 +126,9 @@ def test_a_name_that_is_a_word_listed_with_words_is_the_word(text: str) -> None:
 @pytest.mark.parametrize("text,name", [("Jean, merci pour hier", "Jean"), ("Paul et lui viendront", "Paul")])
 def test_a_name_beside_a_greeting_or_a_pronoun_is_still_a_person(text: str, name: str) -> None:
     assert name not in _masked(text)
+
+
+def test_a_feast_is_no_lone_name_but_a_friend_called_so_is() -> None:
+    text = "Quels sont les horaires des marchés de Noël en Alsace ?"
+    assert _masked(text) == text
+    assert "Noël" not in _masked("mon ami Noël arrive demain")

@@ -352,3 +352,15 @@ def test_a_business_named_after_a_trade_word_in_lower_case_is_masked(text: str, 
 
 def test_a_trade_word_before_a_place_leaves_the_place_to_the_place_rules() -> None:
     assert detect_orgs("je vais à la pharmacie Lyon demain") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Vergleiche Telekom, Vodafone und O2 bei Tarifen mit 30 GB, Laufzeit egal",
+    "Wie funktioniert das Pfand bei Einwegflaschen mit dem DPG-Logo?",
+])
+def test_a_german_noun_after_a_cue_is_no_company(text: str) -> None:
+    assert detect_orgs(text) == []
+
+
+def test_an_invented_name_after_the_same_cue_is_a_company() -> None:
+    assert [s.value for s in detect_orgs("Ich arbeite bei Korvanta seit Mai")] == ["Korvanta"]

@@ -552,6 +552,24 @@ def is_frequent_word(word: str) -> bool:
     return lexicon_key(word.strip()) in _word_set("frequent_words.txt")
 
 
+_INFLECTIONS = ("en", "n", "e", "s", "er", "es")
+COMPOUND_TAIL = 6
+
+
+@lru_cache(maxsize=16384)
+def is_everyday_form(word: str) -> bool:
+    """A frequent word, an inflected form of one ("Tarifen": "tarif" + "en") or a compound ending with one
+    ("Einwegflaschen": "flaschen"), the way German writes its nouns; a word with a capital inside
+    ("PixelForge") is no such compound."""
+    key = lexicon_key(word)
+    if is_frequent_word(key) or any(key.endswith(end) and is_frequent_word(key[: -len(end)])
+                                    for end in _INFLECTIONS if len(key) - len(end) >= 4):
+        return True
+    if any(ch.isupper() for ch in word[1:]) or " " in key:
+        return False
+    return any(is_frequent_word(key[cut:]) for cut in range(3, len(key) - COMPOUND_TAIL + 1))
+
+
 def frequent_word_lists() -> list[str]:
     """frequent_words.txt's paragraphs, one a language (fr, en, de, es, it), words by frequency (language.py)."""
     return _paragraphs("frequent_words.txt")

@@ -89,6 +89,7 @@ def _is_excluded(word: str) -> bool:
             or lexicon.is_request_verb(word) or lexicon.is_famous_person(word)
             or lexicon.is_notorious(word, "company", commercial=True, people=True)
             or places.place_key_kind(lexicon.lexicon_key(word)) in ("famous", "region")
+            or places.is_calendar_word(word)
             # A first name of the wider world's lists that is one of the commonest words ("Tore", the
             # German goals; "Precious"): a word first. Our own languages' names ("Pierre") stay names.
             or (lexicon.is_frequent_word(word) and not lexicon.is_core_first_name(word)))

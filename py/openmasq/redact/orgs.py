@@ -384,8 +384,10 @@ def _opens_sentence(words: _OrgWords, k: int) -> bool:
 
 
 def _only_everyday_words(words: _OrgWords, first: int, last: int) -> bool:
-    """"chez Moi", "our client Success": no word of the name singles anything out."""
-    return all(lexicon.is_common_word(words.texts[j]) for j in _capitalised(words, first, last))
+    """"chez Moi", "our client Success", "bei Tarifen": no word of the name singles anything out."""
+    return all(lexicon.is_common_word(w) or (lexicon.is_everyday_form(w) and not lexicon.is_surname(w)
+                                             and not lexicon.is_first_name(w))
+               for w in (words.texts[j] for j in _capitalised(words, first, last)))
 
 
 def _follows_cue(words: _OrgWords, k: int) -> bool:
@@ -835,6 +837,8 @@ def _looks_invented(word: str) -> bool:
     if not (word[0].isupper() or word[0].isdigit()) or len(word) < 3 or word.isupper():
         return False
     if lexicon.is_common_word(word) or lexicon.is_place(word) or lexicon.is_country(word):
+        return False
+    if lexicon.is_everyday_form(word):  # "bei Tarifen", "bei Einwegflaschen": German nouns
         return False
     if lexicon.is_first_name(word) or lexicon.is_surname(word) or lexicon.is_honorific(word):
         return False

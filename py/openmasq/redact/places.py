@@ -127,6 +127,11 @@ def _capitalised(word: str) -> bool:
     return word[:1].isupper()
 
 
+def is_calendar_word(word: str) -> bool:
+    """A month, a day or a feast ("Noël", "Ostern")."""
+    return lexicon.lexicon_key(word) in _calendar_words()
+
+
 @cache
 def _calendar_words() -> frozenset[str]:
     """Months and days of our languages (a town "August", "Mai", "Domingo" somewhere), folded."""
