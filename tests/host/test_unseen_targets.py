@@ -11,13 +11,15 @@ from corpus_scoring import records_of, score_engine
 
 from openmasq.redact.evaluate import STRUCTURED_KINDS, Record, Score, format_table
 
-# Measured with the rules only at a404e33: persons 45/342, organisations 14/84, places 19/121, clean messages
-# changed 30/155, messages with personal data leaking nothing whole 120/255; a margin of a few values.
-PERSON_BOUND = 0.15
+# Measured with the rules only at d1ab97e: persons 28/342, organisations 14/84, places 18/121, structured values
+# 39/276, clean messages changed 22/155, messages with personal data leaking nothing whole 169/255; a margin of a
+# few values.
+PERSON_BOUND = 0.10
 ORG_BOUND = 0.20
 LOCATION_BOUND = 0.18
-CLEAN_CHANGED_BOUND = 0.22
-NO_LEAK_FLOOR = 0.44
+STRUCTURED_BOUND = 0.16
+CLEAN_CHANGED_BOUND = 0.18
+NO_LEAK_FLOOR = 0.62
 
 
 def _records() -> list[Record]:
@@ -50,6 +52,7 @@ def test_unseen_persons_organisations_and_places_leak_within_the_measured_bounds
     assert _rate(result, {"person"}) <= PERSON_BOUND, table
     assert _rate(result, {"org"}) <= ORG_BOUND, table
     assert _rate(result, {"location"}) <= LOCATION_BOUND, table
+    assert _rate(result, STRUCTURED_KINDS) <= STRUCTURED_BOUND, table
 
 
 def test_unseen_clean_messages_mostly_go_out_unchanged(outcome) -> None:
