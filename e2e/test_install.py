@@ -236,6 +236,29 @@ def test_a_model_download_resumes_after_a_lost_connection_refuses_a_damaged_copy
     context.set_offline(False)
 
 
+def test_two_tabs_downloading_the_same_model_fetch_each_chunk_once(
+    context: Any, site_server: Any, built_site: BuildResult
+) -> None:
+    starts: list[str] = []
+    context.route(f"**/{E5_MODEL}", lambda route: (starts.append(route.request.headers.get("range", "")),
+                                                   route.continue_()))
+    first = open_app(context, site_server.url)
+    create_account(first)
+    wait_for_service_worker(first)
+    second = open_app(context, site_server.url)
+    unlock(second, "Perso", PASSPHRASE)
+    second.wait_for_selector(".shell .chat")
+    for page in (first, second):
+        go_settings(page)
+        model_state(page, "e5", "absent")
+    first.locator("[data-model=e5] [data-action=download]").click()
+    second.locator("[data-model=e5] [data-action=download]").click()  # waits for the first tab (Web Locks)
+    for page in (first, second):
+        model_state(page, "e5", "ready")
+    size = next(f.size for f in built_site.manifest if f.path == E5_MODEL)
+    assert sorted(starts) == sorted(f"bytes={n}-{min(n + CHUNK, size) - 1}" for n in range(0, size, CHUNK))
+
+
 # ---------------------------------------------------------------- storage
 
 
