@@ -34,6 +34,9 @@ BIRTH_DATES = [
     ("nato il 3 marzo 1985", "3 marzo 1985"),
     ("data di nascita 12/03/1985", "12/03/1985"),
     ("né le 12\u00a0mars\u00a01985", "12\u00a0mars\u00a01985"),
+    ("Mi hijo Mateo nació el 3 de noviembre de 2017 y", "3 de noviembre de 2017"),
+    # the birth verb after the date
+    ("Mein Opa ist am 02.02.1938 geboren, wie viele Tage", "02.02.1938"),
 ]
 
 

@@ -31,6 +31,11 @@ LABELLED = [
     ("health card 4829 517 306 MK, 88 Lakeshore Rd", "4829 517 306 MK", "record_id"),
     ("che, mi CUIL es 20-38472910-6 y laburo", "20-38472910-6", "record_id"),
     ("mijn BSN is 123456782", "123456782", "record_id"),
+    ("AHV-Nr. 756.4829.1036.54, Arbeitgeber", "756.4829.1036.54", "record_id"),
+    ("owner Rajesh Kumar Iyer (PAN AKCPI4821M) and", "AKCPI4821M", "record_id"),
+    ("Mi mamá, cédula 43.512.887, necesita una carta", "43.512.887", "record_id"),
+    ("el número de la Seguridad Social, el mío es 46 10293847 53", "46 10293847 53", "record_id"),
+    ("Ausweisnummer verlangt, meine ist L01X48T29 – muss", "L01X48T29", "id_card"),
     ("RIB : 30006 00001 12345678901 89", "30006 00001 12345678901 89", "iban"),
     ("carte 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
     ("payé par CB 4970101234567891 hier", "4970101234567891", "card"),
@@ -103,6 +108,7 @@ UNLABELLED = [
     "commande PO 4500012345 livrée",
     "HTTP 5031234 error",
     "total EUR 1234567 HT",
+    "joined on customer_id, for 2023 only",
 ]
 
 

@@ -51,7 +51,7 @@ _DOB_CONTEXT = deferred(  # searched in the lower-cased text
     r"(?:\bn[ée]e?s?(?:\(e\))?[ ]le\b|\bnée?s?\b|\bné\(e\)|date[ ]de[ ]naissance|\bddn\b|naissance|"
     r"\bborn\b|date[ ]of[ ]birth|\bd\.?o\.?b\b|birth[ ]?date|birthday|"
     r"geboren|\bgeb\.|geburtsdatum|geburtstag|"
-    r"nacid[oa]|fecha[ ]de[ ]nacimiento|f\.[ ]?nac\.?|"
+    r"nacid[oa]|naci[óo]\b|fecha[ ]de[ ]nacimiento|f\.[ ]?nac\.?|"
     r"nat[oa]\b|data[ ]di[ ]nascita)"
 )
 # Between the birth phrase and the date: a place ("née à Lyon le"), labels and punctuation,
@@ -117,10 +117,19 @@ def _birth_phrase_before(low: str, start: int) -> bool:
     return any(_DOB_GAP.fullmatch(low, m.end(), start) for m in phrases)
 
 
+# A birth verb right after the date: "ist am 02.02.1938 geboren", "was born", "è nato".
+_BIRTH_AFTER = deferred(r"[ ,]{1,3}(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b)")
+
+
+def _birth_word_after(low: str, end: int) -> bool:
+    return bool(_BIRTH_AFTER.match(low, end))
+
+
 def find_dates_and_dobs(text: str) -> list[Hit]:
     """Every full date; a date of birth is reported as `dob` instead of `date`."""
     dates = find_dates(text)
     if not dates:
         return dates
     low = lowered(text)
-    return [Hit(h.start, h.end, "dob", 0.9) if _birth_phrase_before(low, h.start) else h for h in dates]
+    return [Hit(h.start, h.end, "dob", 0.9) if _birth_phrase_before(low, h.start) or _birth_word_after(low, h.end)
+            else h for h in dates]

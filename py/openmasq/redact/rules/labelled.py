@@ -152,8 +152,15 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"(?:customer|client|user|patient|employee|member|account|student|contact|person|staff)[_ -]?"
         r"(?:id|no|nr|num|number)|"
         r"kunden-?(?:nummer|nr\.?|id)|(?:n°|num[ée]ro|no\.?) (?:de )?client|n[úu]mero de cliente|"
-        r"codice cliente",
-        (("record", "record_id"),),
+        r"codice cliente|"
+        # national numbers of other countries, said by their name
+        r"ahv(?:-?nr\.?|-?nummer)?|avs(?: n°)?|pan(?: card| no\.?| number)?|aadhaar(?: no\.?| number)?|"
+        r"c[ée]dula(?: de ciudadan[íi]a| de identidad)?|curp|rut|dpi|rfc|"
+        r"num[ée]ro national|n° national|registre national|rijksregisternummer|"
+        r"n[úu]mero de la seguridad social|seguridad social|nuss|nss|"
+        r"tessera (?:elettorale|sanitaria)|numero (?:della )?tessera|"
+        r"bsn|burgerservicenummer|pesel|tckn|personnummer|henkilötunnus",
+        (("long_id", "record_id"), ("record", "record_id")),
     ),
     "health_card": (
         r"health (?:card|insurance)(?: number| no\.?| #)?|ohip(?: number| no\.?)?|carte (?:santé|soleil)|"
@@ -165,14 +172,14 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 # in capitals.
 _CAPITALS_ONLY = frozenset({
     "ein", "cf", "cb", "tin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
-    "nif", "cif", "dni", "nir", "ssn", "nino", "svnr",
+    "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn",
 })
 _LABEL = deferred(
     r"(?<![\w])(?:" + "|".join(f"(?P<{name}>{labels})" for name, (labels, _) in _FAMILIES.items()) + r")(?![\w])"
 )
 _LABEL_PROBE = deferred(r"\d")
 # Between a label and its value: spaces, one line break, punctuation and up to three short words.
-_GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.()\-–\"']|[^\W\d_]{1,12}(?:['’][^\W\d_]{1,12})?(?=[ \t:°º.]))*")
+_GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.,()\-–\"']|[^\W\d_]{1,12}(?:['’][^\W\d_]{1,12})?(?=[ \t:°º.,]))*")
 _GAP_MAX = 36
 _GAP_WORDS = deferred(r"[^\W\d_]+")
 # A gap naming another thing: the value after it is that thing's ("CB, commande n° 4970...").
@@ -278,12 +285,16 @@ def _letters_and_digits(min_digits: int) -> Callable[[str], int]:
     return check
 
 
-_DATE_OR_VERSION = deferred(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|v?\d+(?:\.\d+){1,3}")
+# A version has short parts ("4.12.1"); "43.512.887" is a number grouped by thousands.
+_DATE_OR_VERSION = deferred(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|v\d+(?:\.\d+){1,3}|\d{1,2}(?:\.\d{1,2}){1,3}")
+
+
+_YEAR = deferred(r"(?:19|20)\d\d")
 
 
 def _record_end(value: str) -> int:
-    """A record number has three digits or more and is no date, version or plain word."""
-    if sum(ch.isdigit() for ch in value) < 3 or _DATE_OR_VERSION.fullmatch(value):
+    """A record number has three digits or more and is no date, year, version or plain word."""
+    if sum(ch.isdigit() for ch in value) < 3 or _DATE_OR_VERSION.fullmatch(value) or _YEAR.fullmatch(value):
         return 0
     return len(value)
 
