@@ -20,6 +20,7 @@ import httpx
 import pytest
 from redis_server import RedisServer
 from test_proxy_cli import _wait_ready, free_port
+from test_proxy_robustness import stop
 from test_proxy_upstream import ScriptedUpstream
 
 from openmasq.proxy.app import SESSION_HEADER, WORKER_HEADER
@@ -82,12 +83,7 @@ def team(tmp_path) -> Iterator[tuple[ScriptedUpstream, RedisServer, subprocess.P
             _wait_ready(f"{base}/health", process)
             yield upstream, server, process, base
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=20)
+            stop(process)
             if process.stdout is not None:  # the proxy's log (counts, never values), for a failing run
                 sys.stderr.write(process.stdout.read().decode("utf-8", "replace")[-4000:])
 
