@@ -611,3 +611,20 @@ def test_after_warming_no_request_loads_data_whatever_its_language():
     grew = json.loads(run.stdout.splitlines()[-1])
     loaded_late = {name: sizes for name, sizes in grew.items() if name not in _GROWING_BY_DESIGN}
     assert loaded_late == {}
+
+
+def test_a_collision_in_a_later_message_redacts_the_whole_request_again() -> None:
+    """A real name in the second message equal to the fake the first message's name got: the first message is
+    redacted again with the re-faked value, so no substitute stands for two people and nothing real is sent."""
+    from openmasq.proxy.masking import redact_body
+    from openmasq.redact import restore
+
+    key = "ab" * 32
+    first = "Écris à Marie Dupont demain."
+    fake = next(rep.substitute for rep in pseudonymise(first, Vault.new(key)).replacements if rep.value == "Marie Dupont")
+    second = f"Et préviens aussi {fake}, qui est une autre personne."
+    body = {"model": "m", "messages": [{"role": "user", "content": first}, {"role": "user", "content": second}]}
+    masked = redact_body("openai", body, Vault.new(key), RedactOptions())
+    sent = [m["content"] for m in masked.body["messages"]]
+    assert "Marie Dupont" not in sent[0] and fake not in sent[0] and fake not in sent[1]
+    assert [restore(text, masked.vault) for text in sent] == [first, second]

@@ -33,6 +33,7 @@ from ..redact import (
     replay_for_model,
     restore_args,
 )
+from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.spans import Span
 from .codecs import (
     ChatRequest,
@@ -387,7 +388,6 @@ def _blocked(conv: Conversation, user: Message, reason: str) -> SendOutcome:
 # the memory block and the history, redacted before the typed text with the old substitute, are then redacted
 # again from the resolved vault. Another round would need the new fake to collide in turn (it avoids every
 # word of the typed text): the bound only keeps a bug from looping.
-MAX_COLLISION_ROUNDS = 3
 
 
 def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[WireMessage], Redaction]:

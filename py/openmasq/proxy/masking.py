@@ -9,7 +9,19 @@ from typing import Any, NamedTuple
 
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
-from ..redact import Forced, RedactOptions, Restorer, SpanCache, StreamRestorer, Vault, pseudonymise, restore_args
+from ..redact import (
+    Forced,
+    Redaction,
+    RedactionError,
+    RedactOptions,
+    Restorer,
+    SpanCache,
+    StreamRestorer,
+    Vault,
+    pseudonymise,
+    restore_args,
+)
+from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.lexicon import is_common_word
 from ..redact.parts import pseudonymise_parts
 from ..redact.pseudonymise import Parallel, SpanSource
@@ -37,6 +49,7 @@ class _Redactor:
         self.parallel = parallel
         self.model = model
         self.replaced = 0
+        self.refaked = False  # a collision re-faked a value that an earlier text of the body may carry
 
     def __call__(self, value: str) -> str:
         if not value.strip():
@@ -47,9 +60,13 @@ class _Redactor:
         # same pass as user text (its vault step is the replay of reference 9.13).
         result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel,
                               model=self.model)
+        self._took(result)
+        return result.text
+
+    def _took(self, result: Redaction) -> None:
         self.vault = result.vault
         self.replaced += len(result.replacements)
-        return result.text
+        self.refaked = self.refaked or bool(result.refaked)
 
     def _participant(self, name: ParticipantName) -> str:
         """A message's `name` that reads as a person's ('Marie_Dupont', 'jdupont') is that person's
@@ -60,8 +77,7 @@ class _Redactor:
             return self(str(name))
         options = replace(self.options, force=(*self.options.force, Forced(words, "person")))
         result = pseudonymise(words, self.vault, options, cache=None, parallel=self.parallel, model=self.model)
-        self.vault = result.vault
-        self.replaced += len(result.replacements)
+        self._took(result)
         return result.text
 
     def joint(self, values: list[str]) -> list[str]:
@@ -70,8 +86,7 @@ class _Redactor:
             return values
         parts, result = pseudonymise_parts(values, self.vault, self.options, cache=self.cache, parallel=self.parallel,
                                            model=self.model)
-        self.vault = result.vault
-        self.replaced += len(result.replacements)
+        self._took(result)
         return parts
 
 
@@ -107,11 +122,17 @@ def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
     session's detections of the texts it has sent before (its history comes back every turn);
     `parallel`: the DetectionPool, when the proxy has one (the same result, sooner); `model`:
     the NER model's spans (None: rules only)."""
-    redactor = _Redactor(vault, options, cache, parallel, model)
     if api == "openai":
         body = _mark_participant_names(body)
-    mapped = _codec(api).map_request_texts(body, redactor)
-    return Masked(mapped, redactor.vault, redactor.replaced)
+    start = vault
+    for _ in range(MAX_COLLISION_ROUNDS):
+        redactor = _Redactor(start, options, cache, parallel, model)
+        mapped = _codec(api).map_request_texts(body, redactor)
+        if not redactor.refaked:
+            return Masked(mapped, redactor.vault, redactor.replaced)
+        # A later text re-faked a value an earlier one was written with: the whole body again, on that vault.
+        start = redactor.vault
+    raise RedactionError("collisions between real values and substitutes did not settle")
 
 
 class Restorers:

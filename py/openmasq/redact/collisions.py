@@ -20,6 +20,11 @@ from .vault import Vault
 _MARKER_NUMBER = re.compile(r"^\[([A-Za-z_]+?)(\d+)[a-z]?\]$")
 
 
+# How many times a caller redacts a whole request again after a collision re-faked a value (chat/send.py,
+# proxy/masking.py): each round re-fakes only values the last one found colliding, so few are ever needed.
+MAX_COLLISION_ROUNDS = 3
+
+
 def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: str | None = None) -> tuple[str, ...]:
     """Re-fake, in `vault` (the pass's working copy), every value whose substitute a real value of
     `spans` collides with; returns those values, in vault order (empty when nothing collided)."""
