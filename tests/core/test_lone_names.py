@@ -132,3 +132,12 @@ def test_a_feast_is_no_lone_name_but_a_friend_called_so_is() -> None:
     text = "Quels sont les horaires des marchés de Noël en Alsace ?"
     assert _masked(text) == text
     assert "Noël" not in _masked("mon ami Noël arrive demain")
+
+
+@pytest.mark.parametrize("text,name", [
+    ("DEAR MR HOLLOWAY I AM WRITING ABOUT MY SON CALLUM'S DETENTION", "CALLUM"),
+    ("LE ESCRIBO EN NOMBRE DE MI PADRE RAMIRO POR LA FACTURA", "RAMIRO"),
+    ("kannst du fur meinen kumpel tobi ne bewerbung schreiben?", "tobi"),
+])
+def test_a_name_after_a_word_introducing_a_person_is_masked_in_capitals_and_slang(text: str, name: str) -> None:
+    assert name not in _masked(text)

@@ -86,3 +86,11 @@ def test_a_region_gets_another_region_of_the_same_country_as_its_fake() -> None:
     masked = _masked("I live in California.")
     fake = masked.removeprefix("I live in ").rstrip(".")
     assert fake != "California" and fake in regions_like("California")
+
+
+@pytest.mark.parametrize("text,town", [
+    ("Domicilio: C/ Doctor Fleming 23, 4º izq., 46023 Valencia\nTeléfono: 654 218 903", "Valencia"),
+    ("Polígono Industrial El Pino, nave 14, 41016 Sevilla", "Sevilla"),
+])
+def test_a_large_city_that_is_also_a_surname_is_the_city(text: str, town: str) -> None:
+    assert town in [span.value for span in detect_places(text)]

@@ -57,3 +57,10 @@ def test_birth_dates_and_surnames_beside_first_names_are_masked() -> None:
     for real in ("DIALLO", "Mamadou", "Kowalczyk", "Zofia", "03/09/2010", "21/12/2010"):
         assert real not in masked
     assert "4eB" in masked
+
+
+def test_a_town_column_masks_the_towns() -> None:
+    text = "kundennr;name;vorname;ort\nK-100482;Hartmann;Sabine;Freiburg\nK-100517;Adeyemi;Chinedu;Lörrach\n\nImport?"
+    masked = _masked(text)
+    for real in ("K-100482", "Hartmann", "Sabine", "Freiburg", "Lörrach", "Adeyemi"):
+        assert real not in masked

@@ -621,7 +621,8 @@ def test_a_collision_in_a_later_message_redacts_the_whole_request_again() -> Non
 
     key = "ab" * 32
     first = "Écris à Marie Dupont demain."
-    fake = next(rep.substitute for rep in pseudonymise(first, Vault.new(key)).replacements if rep.value == "Marie Dupont")
+    replacements = pseudonymise(first, Vault.new(key)).replacements
+    fake = next(rep.substitute for rep in replacements if rep.value == "Marie Dupont")
     second = f"Et préviens aussi {fake}, qui est une autre personne."
     body = {"model": "m", "messages": [{"role": "user", "content": first}, {"role": "user", "content": second}]}
     masked = redact_body("openai", body, Vault.new(key), RedactOptions())

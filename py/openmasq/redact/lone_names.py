@@ -162,7 +162,8 @@ def _starts_person(words: Words, i: int) -> bool:
         return False
     shape = "upper" if word.isupper() and len(word) > 1 else "capital" if word[0].isupper() else "lower"
     if shape == "upper" and words.text.upper() == words.text:
-        return False  # a text in capitals throughout: capitals say nothing
+        # a text in capitals throughout: capitals say nothing, a word introducing a person still does
+        return _cued(words, i) and not _is_excluded(word)
     if _is_excluded(word):
         return (shape != "lower" and (_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
                 and not lexicon.is_stopword(word))

@@ -116,8 +116,11 @@ def _is_ambiguous(words: Words, i: int) -> bool:
     """A one-word name that is also an everyday word or a person's name, or that opens a sentence while being
     one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London)."""
     word = words.texts[i]
-    if (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word) or lexicon.is_surname(word)
-            or lexicon.is_homograph(word) or lexicon.is_stopword(word)):
+    # A large city that is also a surname is the city first ("Sevilla"); one that is a first name or an
+    # everyday word stays ambiguous ("Florence", "Santiago", "Nice").
+    famous = place_key_kind(lexicon.lexicon_key(word)) == "famous" and lexicon.is_place(word)
+    if (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
+            or (lexicon.is_surname(word) and not famous) or lexicon.is_homograph(word) or lexicon.is_stopword(word)):
         return True
     return (words.sentence_initial(i) and lexicon.is_frequent_word(word)
             and place_key_kind(lexicon.lexicon_key(word)) != "famous")
@@ -146,12 +149,17 @@ def _previous_word(words: Words, i: int) -> str:
 def _cued(words: Words, i: int, *, lower: bool = False) -> bool:
     """A word introducing a place right before word i (past an article of the name); before a name typed
     in lower case, only the unambiguous ones (not "a", which is also the English article)."""
+    if _POSTCODE_BEFORE.search(words.text, max(0, words.starts[i] - 10), words.starts[i]):
+        return True  # "46023 Valencia", "F-75011 Paris": a town in an address
     previous = _previous_word(words, i)
     if lexicon.lexicon_key(previous) in _ARTICLES:
         previous = _previous_word(words, i - 1)
     if lower and previous == "a":
         return False
     return previous in PLACE_CUES or lexicon.lexicon_key(previous) in PLACE_CUES - {"a"}
+
+
+_POSTCODE_BEFORE = deferred(r"(?<![\w.,-])(?:[A-Z]{1,2}-)?\d{4,5}[ \t]{1,2}$")
 
 
 def _after_brand(words: Words, i: int) -> bool:

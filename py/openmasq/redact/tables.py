@@ -19,7 +19,7 @@ from .rules.labelled import record_shaped
 from .spans import Span
 
 SOURCE = "context"
-SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8, "dob": 0.8}
+SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8, "dob": 0.8, "location": 0.7}
 MAX_CELL_WORDS = 4
 MAX_HEADER_CHARS = 40
 
@@ -82,6 +82,11 @@ _BIRTH_DATE_WORDS = frozenset({
     "fecha nac", "nacimiento", "data nascita", "data di nascita", "nato il", "nascita",
 })
 _DATE_CELL = deferred(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}\.? [^\W\d_]{3,10}\.? \d{4}")
+# Headers of towns: their cells are places (a client's town, a patient's).
+_PLACE_WORDS = frozenset({
+    "ort", "wohnort", "stadt", "city", "town", "ville", "localite", "commune", "ciudad", "localidad", "municipio",
+    "poblacion", "citta", "comune", "localita", "place of residence", "lieu", "lieu de residence",
+})
 _USER_WORDS = frozenset({"user", "username", "login", "utilisateur", "usuario", "utente", "benutzer", "handle"})
 
 _HEADER_WORD = deferred(r"[^\W_]+")
@@ -92,7 +97,7 @@ _CELL_WORD = deferred(r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?")
 
 
 def detect_table_values(text: str) -> list[Span]:
-    """People, identifiers, user names and birth dates in the columns whose header names them."""
+    """People, identifiers, user names, birth dates and towns in the columns whose header names them."""
     if "\n" not in text:
         return []
     spans: list[Span] = []
@@ -204,7 +209,7 @@ def _split_cells(offset: int, line: str, delimiter: str, *, edges: bool = False)
 
 def column_kind(header: str) -> str | None:
     """"person" (the cells are people), "name" (names of anything: a cell must look like a person's),
-    "record_id", "username", "dob", or None for any other column."""
+    "record_id", "username", "dob", "location", or None for any other column."""
     words = [lexicon.lexicon_key(word) for word in _HEADER_WORD.findall(header)]
     if not words or len(header) > MAX_HEADER_CHARS:
         return None
@@ -219,6 +224,8 @@ def column_kind(header: str) -> str | None:
         return "username"
     if phrase in _BIRTH_DATE_WORDS:
         return "dob"
+    if phrase in _PLACE_WORDS:
+        return "location"
     if any(word in _ID_WORDS or word.endswith(("nr", "nummer")) for word in words):
         return "record_id"
     return None
@@ -229,6 +236,8 @@ def _fits(kind: str, cell: str) -> bool:
         return record_shaped(cell)
     if kind == "dob":
         return bool(_DATE_CELL.fullmatch(cell))
+    if kind == "location":
+        return 1 < len(cell) <= 40 and cell[0].isupper() and not any(ch.isdigit() for ch in cell)
     if kind == "username":
         return 2 < len(cell) <= 40 and " " not in cell and any(ch.isalpha() for ch in cell)
     words = cell.split()
