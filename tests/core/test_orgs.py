@@ -364,3 +364,11 @@ def test_a_german_noun_after_a_cue_is_no_company(text: str) -> None:
 
 def test_an_invented_name_after_the_same_cue_is_a_company() -> None:
     assert [s.value for s in detect_orgs("Ich arbeite bei Korvanta seit Mai")] == ["Korvanta"]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("kannst du bei der Fahrschule Tiedemann anrufen", "Tiedemann"),
+    ("er will bei der spedition Krüger anfangen", "Krüger"),
+])
+def test_a_driving_school_or_a_haulier_is_a_business(text: str, name: str) -> None:
+    assert name not in pseudonymise(text, Vault.new("aa" * 32), RedactOptions()).text
