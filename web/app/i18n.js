@@ -4,6 +4,7 @@
 import * as memoryStrings from "./components/memory-strings.js";
 import * as offlineStrings from "./components/offline-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
+import * as richStrings from "./components/rich-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -542,6 +543,8 @@ Object.assign(fr, egressStrings.fr);
 Object.assign(en, egressStrings.en);
 Object.assign(fr, offlineStrings.fr); // the offline copy, the models and the storage (components/offline-strings.js)
 Object.assign(en, offlineStrings.en);
+Object.assign(fr, richStrings.fr); // code blocks, math and backups (components/rich-strings.js)
+Object.assign(en, richStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.
