@@ -141,16 +141,34 @@ def test_the_memory_block_goes_in_the_system_text_as_fakes() -> None:
     assert outcome.memory_used == ["k1"] and outcome.user.wire_memory == sent.system
 
 
-def test_only_user_turns_whose_redaction_completed_are_replayed() -> None:
+def test_only_answered_user_turns_whose_redaction_completed_are_replayed_alternating() -> None:
     conv = conversation()
     conv.messages += [Message("u0", "user", "secret Claire Fontaine", redactions=None),
                       Message("a0", "assistant", "Réponse à Claire Fontaine."),
-                      Message("u1", "user", "Bonjour Marc Dubreuil", redactions=1)]
+                      Message("u1", "user", "Bonjour Marc Dubreuil", redactions=1),
+                      Message("a1", "assistant", "Bonjour, Marc Dubreuil."),
+                      Message("u2", "user", "Tu es là ?", redactions=0),
+                      Message("a2", "assistant", "", interrupted=True, error="network")]
     conv.vault.record("Paul Remy", "Claire Fontaine", "person")
     conv.vault.record("Léon Colin", "Marc Dubreuil", "person")
     _, steps = drive(send_flow(inp(conv, "Et ensuite ?")), lambda r: say("Ok."))
-    contents = [m.content for m in requests(steps)[0].messages]
-    assert contents == ["Réponse à Paul Remy.", "Bonjour Léon Colin", "Et ensuite ?"]
+    sent = requests(steps)[0].messages
+    # The reply to a turn never sent is not replayed alone; the failed turn is not replayed before the new one.
+    assert [m.content for m in sent] == ["Bonjour Léon Colin", "Bonjour, Léon Colin.", "Et ensuite ?"]
+    assert [m.role for m in sent] == ["user", "assistant", "user"]
+
+
+def test_a_new_reply_to_the_last_turn_redacts_it_again_in_its_place() -> None:
+    conv = conversation()
+    conv.messages += [Message("u1", "user", "Bonjour Marc Dubreuil", redactions=1, wire="Bonjour Léon Colin")]
+    conv.vault.record("Léon Colin", "Marc Dubreuil", "person")
+    flow_inp = inp(conv, "Bonjour Marc Dubreuil")
+    flow_inp.again = True
+    outcome, steps = drive(send_flow(flow_inp), lambda r: say("Salut."))
+    sent = requests(steps)[0].messages
+    assert [(m.role, m.content) for m in sent] == [("user", "Bonjour Léon Colin")]
+    assert conv.messages[0].id == "u1" and len(conv.messages) == 2
+    assert outcome.user is conv.messages[0] and conv.messages[1].content == "Salut."
 
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 100])

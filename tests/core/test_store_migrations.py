@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from openmasq.store import StateVersionError, document_from_json, migrate
-from openmasq.store.migrations import LATEST_VERSION, v1_to_v2
+from openmasq.store.migrations import LATEST_VERSION, v1_to_v2, v2_to_v3
 
 
 def v1_document(tokens: bool) -> dict[str, Any]:
@@ -31,8 +31,15 @@ def test_v1_to_v2_names_the_mode_and_the_wire_copy(tokens: bool, mode: str) -> N
     assert "modelContent" not in doc["conversations"][0]["messages"][0]
 
 
+def test_v2_to_v3_makes_each_conversation_one_branch() -> None:
+    doc = v2_to_v3(v1_to_v2(v1_document(False)))
+    conv = doc["conversations"][0]
+    assert doc["version"] == 3 and conv["branches"] == [] and conv["forks"] == {}
+    assert [m["id"] for m in conv["messages"]] == ["u1"]
+
+
 def test_the_chain_reaches_the_latest_version() -> None:
-    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 2
+    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 3
 
 
 def test_migrating_does_not_touch_the_callers_document() -> None:

@@ -65,11 +65,23 @@ class Message:
     memory_updated_ids: list[str] = field(default_factory=list)
     memory_noted_pending: bool = False
     memory_noted_failed: bool = False
+    # Only for a turn of another version (Conversation.branches): the id of the message it follows,
+    # "" for a first turn (chat/branches.py). None on the active path, where the order says it.
+    parent: str | None = None
 
     @property
     def replayable(self) -> bool:
         """Assistant turns always replay; a user turn only when its redaction completed."""
         return self.role != "user" or self.redactions is not None
+
+
+@dataclass
+class Fork:
+    """The versions made after one message (chat/branches.py): their ids in the order they were made,
+    and the one on the active path (None while a new one is being made)."""
+
+    children: list[str]
+    selected: str | None
 
 
 @dataclass
@@ -88,6 +100,8 @@ class Conversation:
     forced_redactions: list[tuple[str, str]] = field(default_factory=list)  # (value, kind) always masked
     model: str | None = None
     provider: str | None = None
+    branches: list[Message] = field(default_factory=list)  # turns of the versions not shown (branches.py)
+    forks: dict[str, Fork] = field(default_factory=dict)  # parent id ("" first turn) -> its versions
 
     def message(self, message_id: str) -> Message | None:
         return next((m for m in self.messages if m.id == message_id), None)
@@ -131,6 +145,8 @@ def message_to_dict(message: Message) -> dict[str, Any]:
     for key in ("memory_noted_ids", "memory_updated_ids"):
         if getattr(message, key):
             doc[key] = list(getattr(message, key))
+    if message.parent is not None:
+        doc["parent"] = message.parent
     return doc
 
 
@@ -212,6 +228,7 @@ def message_from_dict(value: object) -> Message:
         memory_updated_ids=_str_list(doc, "memory_updated_ids", what),
         memory_noted_pending=bool(doc.get("memory_noted_pending", False)),
         memory_noted_failed=bool(doc.get("memory_noted_failed", False)),
+        parent=_opt_str(doc, "parent", what),
     )
 
 
@@ -230,6 +247,11 @@ def conversation_to_dict(conv: Conversation) -> dict[str, Any]:
         "revealed_values": list(conv.revealed_values),
         "forced_redactions": [[value, kind] for value, kind in conv.forced_redactions],
     }
+    if conv.branches:
+        doc["branches"] = [message_to_dict(m) for m in conv.branches]
+    if conv.forks:
+        doc["forks"] = {parent: {"children": list(f.children), "selected": f.selected}
+                        for parent, f in conv.forks.items()}
     for key in ("model", "provider"):
         if getattr(conv, key) is not None:
             doc[key] = getattr(conv, key)
@@ -257,4 +279,21 @@ def conversation_from_dict(value: object) -> Conversation:
         revealed_values=_str_list(doc, "revealed_values", what),
         forced_redactions=_pairs(doc, "forced_redactions", what),
         model=_opt_str(doc, "model", what), provider=_opt_str(doc, "provider", what),
+        branches=[_branch_turn(m, what) for m in _list(doc.get("branches", []), what)],
+        forks=_forks(doc.get("forks", {}), what),
     )
+
+
+def _branch_turn(value: object, what: str) -> Message:
+    message = message_from_dict(value)
+    if message.parent is None:
+        raise ConversationFormatError(f"{what}: a turn of another version needs its 'parent'")
+    return message
+
+
+def _forks(value: object, what: str) -> dict[str, Fork]:
+    forks: dict[str, Fork] = {}
+    for parent, item in _obj(value, f"{what}: forks").items():
+        fork = _obj(item, f"{what}: a fork")
+        forks[str(parent)] = Fork(_str_list(fork, "children", what), _opt_str(fork, "selected", what))
+    return forks

@@ -35,6 +35,7 @@ from ..redact import (
 )
 from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.spans import Span
+from .branches import replayable_turns
 from .codecs import (
     ChatRequest,
     Done,
@@ -122,6 +123,9 @@ class SendInput:
     # The masking the composer's preview showed for `text` (masked_spans of preview_typed); when given
     # and the send would mask otherwise, the flow returns "stale" before anything is persisted or sent.
     expected_spans: tuple[tuple[int, int, str], ...] | None = None
+    # A new reply to the conversation's last message, a user turn (regenerate, issue 18): that turn is
+    # redacted again as the new message and keeps its place and id; `text` must be its content.
+    again: bool = False
 
 
 @dataclass
@@ -194,15 +198,11 @@ def named_in_typed_text(inp: SendInput, options: RedactOptions) -> RedactOptions
 
 
 def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOptions) -> list[WireMessage]:
-    """Past turns as the model sees them: user turns only when their redaction completed,
-    assistant turns always, both through the send's own substitution (replay_for_model, which
-    records spelling variants in `vault`: pass the working copy)."""
-    out: list[WireMessage] = []
-    for message in messages:
-        if message.role == "system" or message.pending or not message.content.strip() or not message.replayable:
-            continue
-        out.append(WireMessage(message.role, replay_for_model(message.content, vault, options)))
-    return out
+    """Past turns as the model sees them, alternating (branches.replayable_turns: a user turn only
+    when its redaction completed and a reply with text answered it), through the send's own
+    substitution (replay_for_model, which records spelling variants in `vault`: pass the working copy)."""
+    return [WireMessage(m.role, replay_for_model(m.content, vault, options))
+            for m in replayable_turns(list(messages))]
 
 
 def request_texts(request: ChatRequest) -> list[str]:
@@ -377,9 +377,19 @@ def _tool_results_leak(current: list[WireMessage], turn: _Turn) -> bool:
     return any(carries_real_value(m.content, reals) for m in current if m.role == "tool")
 
 
-def _blocked(conv: Conversation, user: Message, reason: str) -> SendOutcome:
-    """Nothing left: the typed text is kept (never lost) but is not replayable (no count)."""
-    user.error = "redaction"
+def _answered_again(conv: Conversation, inp: SendInput) -> Message:
+    """The last user turn, taken off the conversation while it is redacted again (the history is what
+    comes before it); the flow puts it back in its place, whatever the outcome."""
+    if not conv.messages or conv.messages[-1].role != "user" or conv.messages[-1].content != inp.text:
+        raise ValueError("a new reply needs the conversation to end with the user turn it answers")
+    return conv.messages.pop()
+
+
+def _blocked(conv: Conversation, user: Message, reason: str, again: bool = False) -> SendOutcome:
+    """Nothing left: the typed text is kept (never lost) but is not replayable (no count). A turn
+    answered again goes back as it was (it was sent before; its new reply is what failed)."""
+    if not again:
+        user.error = "redaction"
     conv.messages.append(user)
     return SendOutcome("blocked", reason, user)
 
@@ -437,12 +447,14 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     the conversation once more."""
     conv = inp.conversation
     options = conversation_options(conv, inp.options)
-    user = Message(inp.new_id(), "user", inp.text, at=inp.now)
+    user = _answered_again(conv, inp) if inp.again else Message(inp.new_id(), "user", inp.text, at=inp.now)
     try:
         block, history, redaction = _redact_turn(inp, options)
     except Exception as error:  # fail closed: nothing is yielded
-        return _blocked(conv, user, type(error).__name__)
+        return _blocked(conv, user, type(error).__name__, inp.again)
     if inp.expected_spans is not None and masked_spans(redaction) != inp.expected_spans:
+        if inp.again:
+            conv.messages.append(user)  # back in its place, unchanged
         return SendOutcome("stale", "the masking changed since the preview", user)
     vault = redaction.vault
     current = [WireMessage("user", redaction.text)]
@@ -453,8 +465,9 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     history, dropped = trim_history(system, history, current, limit_tokens=inp.context_tokens, reserve_tokens=reserve)
     first = ChatRequest(inp.model, (*history, *current), system, tools, inp.temperature, inp.max_tokens, stream=True)
     if leaks(first, vault, options):
-        return _blocked(conv, user, "a real value reached the request")
+        return _blocked(conv, user, "a real value reached the request", inp.again)
 
+    user.error = None  # a turn answered again was a draft or had failed: it is sent now
     user.redactions = len(redaction.replacements)
     user.redacted_spans = [(rep.value, rep.kind) for rep in redaction.replacements]
     user.wire = redaction.text

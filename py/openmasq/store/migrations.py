@@ -29,7 +29,20 @@ def v1_to_v2(doc: Doc) -> Doc:
     return doc
 
 
-MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2]
+def v2_to_v3(doc: Doc) -> Doc:
+    """Version 3 keeps the other versions of a turn (an edited message, a regenerated reply) in each
+    conversation's `branches` and `forks` (chat/branches.py); a version 2 conversation is one branch.
+    The number itself is the point: a version 2 build refuses a version 3 record and leaves it
+    untouched, instead of loading its active path and saving it back without its other versions."""
+    for conv in doc.get("conversations", []):
+        if isinstance(conv, dict):
+            conv.setdefault("branches", [])
+            conv.setdefault("forks", {})
+    doc["version"] = 3
+    return doc
+
+
+MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3]
 LATEST_VERSION = FIRST_VERSION + len(MIGRATIONS)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..chat import branches
 from ..chat.codecs import ErrorEvent
 from ..chat.conversation import Conversation, Message
 from ..chat.extraction import apply_extraction, extraction_input
@@ -43,6 +44,7 @@ from .views import (
     conversation_summary,
     conversation_view,
     is_draft,
+    is_empty_untitled,
     matches,
     message_view,
     preview_view,
@@ -83,6 +85,17 @@ class _Sending:
         self.stopped = True
         for call in self.calls:
             call.stream.abort()
+
+
+@dataclass(frozen=True)
+class _Rework:
+    """A send that makes a new version after `parent` (an edit, a regenerated reply); `previous` is
+    the version shown before, back on screen if no new one is made; `again`: answer the last user
+    turn anew instead of appending the text as a new turn."""
+
+    parent: str
+    previous: str | None
+    again: bool
 
 
 @dataclass
@@ -138,6 +151,7 @@ class App:
             for key, value in rec.all_records(account.document, account.app).items():
                 await records.put(key, value)
         for conv in account.document.conversations:
+            branches.settle(conv, loading=True)  # a send cut while it made a version: the last one shows
             if _mark_cut_replies(conv):
                 await self._save_conversation(conv)
         self.touch()
@@ -181,6 +195,7 @@ class App:
         return self.host.random_bytes(8).hex()
 
     async def _save_conversation(self, conv: Conversation) -> None:
+        branches.settle(conv)
         await self.opened.records.put(rec.conv_key(conv.id), rec.conversation_record(conv))
 
     async def _save(self, key: str) -> None:
@@ -366,6 +381,11 @@ class App:
         spec = spec or {}
         document = self.opened.document
         now = self.host.now()
+        if spec.get("reuse_empty") and not spec.get("title"):
+            reusable = self._empty_untitled(spec.get("space") or None, now)
+            if reusable is not None:
+                await self._save_conversation(reusable)
+                return conversation_view(reusable)
         mode = _choice(spec.get("mode") or document.settings.mode, MODES, "mode")
         conv = Conversation(self.new_id(), Vault.new(self.host.random_bytes(32), mode),
                             title=str(spec.get("title") or ""), space=spec.get("space"), created_at=now,
@@ -375,6 +395,18 @@ class App:
         document.conversations.insert(0, conv)
         await self._save_conversation(conv)
         return conversation_view(conv)
+
+    def _empty_untitled(self, space: str | None, now: int) -> Conversation | None:
+        """The page's "new conversation" while one never written in is there: that one, first in the
+        list again, rather than another empty one (issue 18: no pile of empty untitled conversations)."""
+        document = self.opened.document
+        found = next((c for c in document.conversations
+                      if is_empty_untitled(c, space) and c.id not in self.sending), None)
+        if found is not None:
+            found.updated_at = max(found.updated_at, now)
+            document.conversations.remove(found)
+            document.conversations.insert(0, found)
+        return found
 
     async def get_conversation(self, conversation_id: str) -> dict[str, Any]:
         return conversation_view(self._conversation(conversation_id))
@@ -423,10 +455,65 @@ class App:
         the page gets a "preview_changed" error with the new preview."""
         return await self._begin(conversation_id, text, on_event, _signature(signature))
 
-    async def _begin(self, conversation_id: str, text: str, on_event: OnEvent,
-                     expected: tuple[tuple[int, int, str], ...] | None) -> dict[str, Any]:
+    async def edit_message(self, conversation_id: str, message_id: str, text: str,
+                           on_event: OnEvent) -> dict[str, Any]:
+        """A sent user turn changed and sent again (issue 18): the turns from it on stay as the
+        previous version (switch_version brings them back); only the new one is sent."""
+        def rework(conv: Conversation) -> _Rework:
+            index = self._index_of(conv, message_id, "user")
+            parent = branches.parent_at(conv, index)
+            return _Rework(parent, branches.detach(conv, index), again=False)
+
+        return await self._begin(conversation_id, text, on_event, None, rework)
+
+    async def regenerate(self, conversation_id: str, message_id: str, on_event: OnEvent) -> dict[str, Any]:
+        """Another reply to the user turn before the reply `message_id`: the reply and what follows it
+        stay as a version; a last reply that failed or stopped with no text is replaced instead."""
         conv = self._conversation(conversation_id)
-        if not text.strip():
+        index = self._index_of(conv, message_id, "assistant")
+        if index == 0 or conv.messages[index - 1].role != "user" or not conv.messages[index - 1].replayable:
+            raise AppError("NotFound", "this reply has no sent message to answer again")
+        if target_of(self._provider_of(conv)).route == "net" and not self.egress.online():
+            raise AppError("Offline", "This device is offline: the reply is kept as it is.")
+        text = conv.messages[index - 1].content
+
+        def rework(conv: Conversation) -> _Rework:
+            at = self._index_of(conv, message_id, "assistant")
+            parent = conv.messages[at - 1].id
+            if at == len(conv.messages) - 1 and not conv.messages[at].content.strip():
+                return _Rework(parent, branches.drop_last(conv), again=True)  # nothing said: nothing to keep
+            return _Rework(parent, branches.detach(conv, at), again=True)
+
+        return await self._begin(conversation_id, text, on_event, None, rework)
+
+    async def switch_version(self, conversation_id: str, message_id: str, delta: int) -> dict[str, Any]:
+        """Shows the version before (-1) or after (+1) the message's own, and everything after it."""
+        conv = self._conversation(conversation_id)
+        if conversation_id in self.sending:
+            raise AppError("Busy", "a reply is still streaming in this conversation")
+        if delta not in (-1, 1):
+            raise AppError("BadRequest", "delta must be -1 or 1")
+        try:
+            branches.step(conv, message_id, delta)
+        except ValueError as error:
+            raise AppError("NotFound", str(error)) from None
+        await self._save_conversation(conv)
+        return conversation_view(conv)
+
+    def _index_of(self, conv: Conversation, message_id: str, role: str) -> int:
+        try:
+            index = branches.index_of(conv, message_id)
+        except ValueError as error:
+            raise AppError("NotFound", str(error)) from None
+        if conv.messages[index].role != role:
+            raise AppError("BadRequest", f"message {message_id!r} is not a {role} turn")
+        return index
+
+    async def _begin(self, conversation_id: str, text: str, on_event: OnEvent,
+                     expected: tuple[tuple[int, int, str], ...] | None,
+                     rework: Callable[[Conversation], _Rework] | None = None) -> dict[str, Any]:
+        conv = self._conversation(conversation_id)
+        if not isinstance(text, str) or not text.strip():
             raise AppError("BadRequest", "empty message")
         if conversation_id in self.sending:
             raise AppError("Busy", "a reply is still streaming in this conversation")
@@ -435,23 +522,35 @@ class App:
         self.sending[conversation_id] = sending
         try:
             async with self.opened.lock_of(conversation_id):
-                return await self._send(conv, text, on_event, sending, expected)
+                if rework is None:
+                    return await self._send(conv, text, on_event, sending, expected)
+                made = rework(conv)
+                try:
+                    return await self._send(conv, text, on_event, sending, expected, again=made.again)
+                finally:
+                    branches.finish(conv, made.parent, made.previous)
+                    if self.account is not None:
+                        await self._save_conversation(conv)
         finally:
             self.sending.pop(conversation_id, None)
             self.touch()
 
     async def _send(self, conv: Conversation, text: str, on_event: OnEvent, sending: _Sending,
-                    expected: tuple[tuple[int, int, str], ...] | None = None) -> dict[str, Any]:
+                    expected: tuple[tuple[int, int, str], ...] | None = None, again: bool = False) -> dict[str, Any]:
         account = self.opened
         provider = self._provider_of(conv)
         target = target_of(provider)
         if target.route == "net" and not self.egress.online():
+            if again:  # regenerate checked it first: the device went offline since
+                on_event({"type": "error", "kind": "offline", "message": "Offline: nothing was sent."})
+                return {"status": "offline"}
             return await self._keep_draft(conv, text, on_event)
         egress = ClockedEgress(self.egress)
         now = self.host.now()
         _drop_drafts(conv)
         inp = self._send_input(conv, text, provider, now)
         inp.expected_spans = expected
+        inp.again = again
         await ml.prepare_send(self, inp, text)
         saved_at = [now]
         errors: list[ErrorEvent] = []
@@ -477,7 +576,7 @@ class App:
             if self.account is account:  # not locked meanwhile: what streamed so far is kept
                 await self._save_conversation(conv)
         self.timings[conv.id] = egress.timings()
-        return await self._after_send(conv, text, outcome, errors, sending, target.route, on_event)
+        return await self._after_send(conv, text, outcome, errors, sending, target.route, on_event, again)
 
     def _send_input(self, conv: Conversation, text: str, provider: Provider, now: int) -> SendInput:
         """The send's input. The bundled model gets a short prompt (local.py); a remote provider
@@ -500,7 +599,7 @@ class App:
         return inp
 
     async def _after_send(self, conv: Conversation, text: str, outcome: SendOutcome | None, errors: list[ErrorEvent],
-                          sending: _Sending, route: str, on_event: OnEvent) -> dict[str, Any]:
+                          sending: _Sending, route: str, on_event: OnEvent, again: bool = False) -> dict[str, Any]:
         if outcome is not None and outcome.status == "stale":
             preview = await self.preview(conv.id, text)
             on_event({"type": "error", "kind": "preview_changed", "message": outcome.reason, "preview": preview})
@@ -513,6 +612,10 @@ class App:
         reply = conv.messages[-1]
         error = errors[-1] if errors else None
         if error is not None and _never_reached(error, sending, reply, route):
+            if again:  # the turn was sent before: it stays as it was, the earlier reply comes back
+                conv.messages.pop()
+                on_event({"type": "error", "kind": "offline", "message": "The provider could not be reached."})
+                return {"status": "offline"}
             return await self._to_draft(conv, on_event)
         if outcome is None or outcome.status == "interrupted":
             kind = "aborted" if outcome is None or sending.stopped else (error.kind if error else reply.error)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chat import branches
 from ..chat.codecs import ChatRequest
 from ..chat.conversation import Conversation, Message
+from ..chat.plain import plain_text
 from ..redact import Redaction
 
 DRAFT_ERRORS = frozenset({"offline"})  # a user turn kept unsent: retry sends it
@@ -77,18 +79,32 @@ def conversation_summary(conv: Conversation) -> dict[str, Any]:
         "id": conv.id, "title": conv.title, "space": conv.space, "created": conv.created_at,
         "updated": conv.updated_at, "messages": len(conv.messages), "mode": conv.vault.mode,
         "provider_id": conv.provider, "memory_off": conv.memory_off,
-        "preview": (last.content[:120] if last else ""),
+        "preview": plain_text(last.content) if last else "",
     }
 
 
 def conversation_view(conv: Conversation) -> dict[str, Any]:
+    versions = branches.versions(conv)
     return {
         **conversation_summary(conv),
         "keep": list(conv.revealed_values),
         "always_mask": [value for value, _ in conv.forced_redactions],
         "pinned": any(m.role == "user" and m.redactions is not None for m in conv.messages),
-        "message_list": [message_view(m) for m in conv.messages],
+        "message_list": [_with_version(message_view(m), versions.get(m.id)) for m in conv.messages],
     }
+
+
+def _with_version(view: dict[str, Any], version: branches.Version | None) -> dict[str, Any]:
+    """A message of the active path with where it stands among the versions made at its place."""
+    if version is not None:
+        view["version"] = {"number": version.number, "count": version.count,
+                           "previous": version.previous, "next": version.next}
+    return view
+
+
+def is_empty_untitled(conv: Conversation, space: str | None) -> bool:
+    """A conversation never written in nor named, in `space`: a new one there reuses it."""
+    return not conv.messages and not conv.branches and not conv.title and conv.space == space
 
 
 def matches(conv: Conversation, text: str) -> bool:
@@ -96,7 +112,8 @@ def matches(conv: Conversation, text: str) -> bool:
     needle = text.strip().casefold()
     if not needle:
         return True
-    return needle in conv.title.casefold() or any(needle in m.content.casefold() for m in conv.messages)
+    return needle in conv.title.casefold() or any(
+        needle in m.content.casefold() for m in (*conv.messages, *conv.branches))
 
 
 def request_view(request: ChatRequest) -> dict[str, Any]:
