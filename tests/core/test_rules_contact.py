@@ -106,6 +106,14 @@ PHONES = [
     ("06\u00a012\u00a034\u00a056\u00a078", "06\u00a012\u00a034\u00a056\u00a078", 0.9),
     ("06 12\u200b 34 56 78", "06 12\u200b 34 56 78", 0.9),
     ("06\u202f12\u202f34\u202f56\u202f78", "06\u202f12\u202f34\u202f56\u202f78", 0.9),
+    # an area code set apart by a slash, the German way
+    ("Telefon: 0209 / 41 77 302", "0209 / 41 77 302", 0.9),
+    ("Tel. 089 / 123 456 78 bitte", "089 / 123 456 78", 0.9),
+    # a Madrid landline as it is written, after a verb of calling with an accent or a contact word
+    ("llámame al 91 730 22 84", "91 730 22 84", 0.8),
+    ("Contacto: 91 730 22 84", "91 730 22 84", 0.8),
+    # after a verb of calling, a number of a country the engine does not check is a phone all the same
+    ("call arvind on 9812 044 617 before 5", "9812 044 617", 0.8),
 ]
 
 
@@ -148,6 +156,8 @@ NOT_PHONES = [
     "IP 192.168.100.200",
     "732 829 320",
     "2 000 000 habitants",
+    "call me about order 12345678",
+    "page 0209 / 2024",
 ]
 
 

@@ -83,6 +83,16 @@ LABELLED = [
     ("codice fiscale RSSMRA85T10A562X", "RSSMRA85T10A562X", "codice_fiscale"),
     ("passaporto YA1234567", "YA1234567", "passport"),
     ("numero di matricola 88123", "88123", "record_id"),
+    # driving licences, licence plates and insurance policies, in the five languages
+    ("Führerschein-Nr. B072RRE2I55", "B072RRE2I55", "record_id"),
+    ("my driver's license number is D1234-56789-01234", "D1234-56789-01234", "record_id"),
+    ("n° de permis 12AB34567890", "12AB34567890", "record_id"),
+    ("plaque AB-123-CD", "AB-123-CD", "record_id"),
+    ("Kennzeichen: M-AB 1234", "M-AB 1234", "record_id"),
+    ("la matrícula es 1234 BCD", "1234 BCD", "record_id"),
+    ("targa GH 512 KL, multa", "GH 512 KL", "record_id"),
+    ("policy number POL-2023-558812", "POL-2023-558812", "record_id"),
+    ("número de póliza 88-4410293", "88-4410293", "record_id"),
 ]
 
 
@@ -108,6 +118,9 @@ UNLABELLED = [
     "commande PO 4500012345 livrée",
     "HTTP 5031234 error",
     "total EUR 1234567 HT",
+    "The plaque commemorates the 1998 victory",
+    "registration 2024 opens on Monday",
+    "permis B depuis 2010",
     "joined on customer_id, for 2023 only",
 ]
 

@@ -304,3 +304,21 @@ def test_scores_rank_validated_secrets_above_heuristics() -> None:
     text = "gh" + "p_" + body(36) + " password: hunter2 " + body(40)
     scores = {s.kind: s.score for s in detect_secrets(text)}
     assert scores == {"apikey": 1.0, "password": 0.9, "token": 0.7}
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("le mdp c'est chaton42", "chaton42"),
+    ("le mot de passe du wifi est Tournesol22", "Tournesol22"),
+    ("das Passwort lautet Sommer2024", "Sommer2024"),
+    ("PIN 4821", "4821"),
+    ("mon code PIN est le 0417", "0417"),
+    ("Geheimzahl: 9930", "9930"),
+])
+def test_password_said_in_a_sentence_and_a_pin_after_its_label_are_secrets(text: str, value: str) -> None:
+    start = text.index(value)
+    assert (start, start + len(value)) in {(s.start, s.end) for s in detect_rules(text) if s.kind == "password"}
+
+
+@pytest.mark.parametrize("text", ["the PIN code is printed on the letter", "spin 4821 times", "pinned 2024 notes"])
+def test_a_pin_word_without_digits_after_it_masks_nothing(text: str) -> None:
+    assert [s for s in detect_rules(text) if s.kind == "password"] == []

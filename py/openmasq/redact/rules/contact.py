@@ -161,7 +161,7 @@ _DATE_LIKE = deferred(
 )
 _PHONE_WORDS = deferred(
     r"(?i)(?:t[ée]l|phone|mobile|portable|cell|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy|whats ?app|"
-    r"call|appel|llam|chiam|rufnummer|numéro|number|n[°º])"
+    r"call|ring|text|appel|ll[aá]m|chiam|rufnummer|ruf|numéro|number|n[°º]|contact|kontakt|contatto)"
 )
 _ID_WORDS = deferred(r"(?i)(?:siren|siret|rcs|tva|vat|iban|rib|compte|account|commande|order|facture|invoice)")
 _CURRENCY_NEAR = deferred(r"^ ?(?:€|\$|£|eur\b|euros?\b|usd\b|chf\b|gbp\b|dollars?\b|k€|m€)", re.IGNORECASE)
@@ -170,7 +170,8 @@ _IBAN_HEAD = deferred(r"[A-Z]{2}\d{2}[ ]$")
 _US_SHAPE = deferred(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
 _IT_MOBILE_SHAPE = deferred(r"3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}|3\d{2}[ .-]\d{6,7}")
 # Unprompted Spanish numbers: mobiles (6..) and landlines (9..); 7.. and 8.. need a phone word.
-_ES_SHAPE = deferred(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}")
+# Landlines of two-digit provinces (Madrid 91, Barcelona 93) are written "91 730 22 84".
+_ES_SHAPE = deferred(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}|9[1-8][ .-]\d{3}(?:[ .-]\d{2}){2}")
 # "06 12 34 56" is written the French way (pairs): only regions that write numbers so apply,
 # so a truncated French number is not read as a valid German one.
 _PAIRS = deferred(r"\d\d(?:[ .-]\d\d)+")
@@ -269,9 +270,25 @@ def _plausible_grouping(text: str, groups: list[tuple[int, int]], ends_run: bool
 
 def _wide_gap(text: str, start: int, end: int) -> bool:
     """Two numbers in one run are set apart by " / ", " - " or several spaces, not by one space
-    (dropping leading groups at a single space would find numbers inside NIRs and the like)."""
+    (dropping leading groups at a single space would find numbers inside NIRs and the like). An
+    area code and its number are set apart so too in German-speaking countries ("0209 / 41 77 302")."""
     gap = text[start:end].replace("(", "")
+    if gap.strip() == "/" and _AREA_CODE.fullmatch(text, _group_start(text, start), start):
+        return _SUBSCRIBER.match(text, end) is None
     return len(gap) >= 2 and (gap.strip() in ("/", "-", "") or gap.count(" ") >= 2)
+
+
+# A trunk "0" and two to five digits: an area code ("0209", "089", "0316").
+_AREA_CODE = deferred(r"0[1-9]\d{1,4}")
+# The subscriber's number after it: five digits or more, in groups ("41 77 302", "12345678").
+_SUBSCRIBER = deferred(r"\d{5,}|\d{2,}(?: \d{2,}){1,3}")
+
+
+def _group_start(text: str, end: int) -> int:
+    start = end
+    while start > 0 and text[start - 1].isdigit():
+        start -= 1
+    return start
 
 
 def _number_start(text: str, run_start: int, first_group: tuple[int, int], more_groups: bool) -> int:

@@ -50,6 +50,8 @@ _SHAPES: dict[str, str] = {
     "account": _digits(6, 12, " -"),
     "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
     "id_card": r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])",
+    # A licence plate: letter and digit groups with single separators ("AB-123-CD", "M-AB 1234", "1234 BCD").
+    "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z]{1,3}\d{2,4}[A-Z]{0,3}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
     # Groups of digits with single spaces, a letter or two after ("4829 517 306 MK": a health card).
     "spaced_record": r"\d{2,6}(?: \d{2,6}){1,4}(?: [A-Z]{1,2})?(?![\w]| \d)",
@@ -160,6 +162,26 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"n[úu]mero de la seguridad social|seguridad social|nuss|nss|"
         r"tessera (?:elettorale|sanitaria)|numero (?:della )?tessera|"
         r"bsn|burgerservicenummer|pesel|tckn|personnummer|henkilötunnus",
+        (("long_id", "record_id"), ("record", "record_id")),
+    ),
+    "licence": (
+        r"permis(?: de conduire)?(?: n°| no\.?)?|n° (?:de )?permis|num[ée]ro (?:de )?permis|"
+        r"f[üu]hrerschein(?:-?nr\.?|nummer)?|driv(?:er|ing)['’]?s? licen[cs]e(?: number| no\.?| #)?|"
+        r"licen[cs]e (?:number|no\.?)|dl(?: no\.?| #)?|"
+        r"(?:permiso|carn[ée]t?|licencia) de conduc(?:ir|ción)|patente(?: di guida)?|n[úu]mero de licencia",
+        (("long_id", "record_id"), ("record", "record_id")),
+    ),
+    "plate": (
+        r"plaques? (?:d['’])?immatriculation|plaques?|immatriculation|immat\.?|kennzeichen|nummernschild|"
+        r"kfz-?kennzeichen|amtliches kennzeichen|matr[íi]cula|targa|licen[cs]e plate|number plate|"
+        r"registration(?: number| no\.?| plate)?|reg(?: no\.?| number| plate)",
+        (("plate", "record_id"),),
+    ),
+    "policy": (
+        r"policy (?:number|no\.?|#)|police (?:n°|no\.?)|n° (?:de )?police|"
+        r"num[ée]ro de (?:police|contrat d['’]assurance)|"
+        r"versicherungsschein(?:nummer|-?nr\.?)?|policen-?(?:nummer|nr\.?)|vertragsnummer|"
+        r"n[úu]mero de p[óo]liza|p[óo]liza(?: n[°º])?|(?:numero di )?polizza(?: n[°º.])?",
         (("long_id", "record_id"), ("record", "record_id")),
     ),
     "health_card": (
@@ -299,6 +321,13 @@ def _record_end(value: str) -> int:
     return len(value)
 
 
+def _plate_end(value: str) -> int:
+    """A plate mixes letters and digits, five characters or more ("AB-123-CD"), in capitals."""
+    chars = compact(value)
+    has_both = any(ch.isdigit() for ch in chars) and any(ch.isalpha() for ch in chars)
+    return len(value) if has_both and len(chars) >= 5 and value.upper() == value else 0
+
+
 def _codice_fiscale_end(value: str) -> int:
     return len(value) if sum(ch.isdigit() for ch in value) >= 3 else 0
 
@@ -309,6 +338,7 @@ _VALIDATE: dict[str, Callable[[str], int]] = {
     "passport": _letters_and_digits(4),
     "id_card": _letters_and_digits(3),
     "record": _record_end,
+    "plate": _plate_end,
     "spaced_record": _record_end,
     "long_id": _record_end,
     "codice_fiscale": _codice_fiscale_end,
@@ -318,7 +348,10 @@ _VALIDATE: dict[str, Callable[[str], int]] = {
 PHONE_LABELS = deferred(
     r"(?<![\w])(?:t[ée]l(?:[ée]phone|efon(?:o|nummer)?)?|phone(?: number)?|mobile?|mobil(?:nummer|telefon)?|"
     r"portable|cell(?:ulare|phone)?|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy(?:nummer)?|whats ?app|"
-    r"rufnummer|cellulaire|natel|numéro de (?:t[ée]l[ée]phone|portable|mobile)|phone no\.?)(?![\w])"
+    r"rufnummer|cellulaire|natel|numéro de (?:t[ée]l[ée]phone|portable|mobile)|phone no\.?|"
+    # contact words and verbs of calling ("Contacto: 91 730 22 84", "call arvind on 9812 044 617")
+    r"contact(?:o)?|kontakt|contatto|call|ring|text|appelle[rz]?|ll[aá]ma(?:me|le)?|chiama(?:mi|lo|la)?|"
+    r"anrufen|ruf(?:e)?)(?![\w])"
 )
 
 

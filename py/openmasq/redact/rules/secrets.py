@@ -160,7 +160,8 @@ _NOT_SECRET_SUFFIXES = frozenset({
 })
 # "my password is X", "le mot de passe est X", "das Passwort ist X", "la contraseña es X".
 _PASSWORD_SENTENCE = deferred(
-    rf"(?i:\b(?:{_PASSWORD_LABEL})[ ]{{1,3}}(?:is|est|ist|es|è|era|was|sera|will[ ]be)[ ]{{1,3}}"
+    rf"(?i:\b(?:{_PASSWORD_LABEL})[ ]{{1,3}}(?:(?:du[ ]|de[ ]la[ ]|for[ ]the[ ])?[^\W\d_]{{2,12}}[ ]{{1,3}})?"
+    r"(?:is|est|c['’]est|ist|lautet|es|è|era|was|sera|will[ ]be|sarà)[ ]{1,3}"
     r"(?:(?:now|maintenant|désormais|jetzt|ahora|:)[ ]{1,3})?)"
     r"(?:\"(?P<dq>[^\"\r\n]{1,256})\"|'(?P<sq>[^'\r\n]{1,256})'|«[ ]?(?P<gq>[^»\r\n]{1,256}?)[ ]?»"
     r"|(?P<bare>[^\s\"',;]{1,256}))"
@@ -383,9 +384,23 @@ def _is_identifier(value: str) -> bool:
     return len(parts) >= 3 and all(_WORDISH_PART.fullmatch(part) for part in parts)
 
 
+# A PIN after its label ("PIN 4821", "mon code PIN est le 0417", "Geheimzahl: 9930"): 4 to 8 digits.
+_PIN = deferred(
+    r"(?i:(?<![\w-])(?:pin(?:[ -]?code| number)?|code (?:pin|secret)|geheimzahl|c[óo]digo pin|codice pin)"
+    r"(?:[ ]{1,3}(?:is|est|c['’]est|ist|lautet|es|è)(?:[ ]le)?)?[ ]{0,3}[:=]?[ ]{0,3})"
+    r"(?P<value>\d{4,8})(?![\w.,/-])"
+)
+
+
+def find_pins(text: str) -> list[Hit]:
+    return [Hit(m.start("value"), m.end("value"), "password", 0.85) for m in _PIN.finditer(text)]
+
+
 def find_secrets(text: str) -> list[Hit]:
     """Every secret; a generic token is left out where a more specific secret covers it."""
-    specific = find_private_keys(text) + find_jwts(text) + find_apikeys(text) + find_passwords(text)
+    specific = (
+        find_private_keys(text) + find_jwts(text) + find_apikeys(text) + find_passwords(text) + find_pins(text)
+    )
     tokens = find_secret_assignments(text) + find_tokens(text)
     return specific + _not_covered(tokens, specific)
 
