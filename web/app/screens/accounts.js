@@ -140,7 +140,11 @@ function CreateAccount({ api, onEnter, onCancel }) {
     run(async () => {
       try {
         await api.createAccount(label.trim(), pass, remember);
-        await requestPersistence(); // the new account must not be evicted under storage pressure (issue 19)
+        // The new account must not be evicted under storage pressure (issue 19). Asked, never awaited:
+        // Firefox answers only once the user acts on its permission prompt (measured: still pending
+        // after 10 s with nobody there), and creating the account must not wait on it; Settings says
+        // whether the storage is kept.
+        requestPersistence();
         await api.updateSettings({ lang: lang() });  // the account speaks the language it was made in
         await onEnter();
       } catch (err) {
