@@ -169,8 +169,8 @@ def test_the_lock_points_at_the_wheels_the_site_serves(repo: Path, tmp_path: Pat
         assert sha256_of(wheel) == entry["sha256"], name
     assert packages["openmasq"]["depends"] == ["phonenumberslite"]  # Faker is imported from its zip:
     zipped = json.loads((out / "pyodide" / "zip-imports.json").read_text(encoding="utf-8"))
-    faker = packages["faker"]
-    assert zipped == [{"name": "faker", "file_name": faker["file_name"], "sha256": faker["sha256"]}]
+    assert zipped == [{"name": name, "file_name": packages[name]["file_name"], "sha256": packages[name]["sha256"]}
+                      for name in ("faker", "pypdf")]  # pypdf: imported when a PDF is attached
     assert packages["pytest"]["depends"] == ["pluggy", "iniconfig", "packaging", "pygments"]
     assert not (out / "pyodide" / packages["pytest"]["file_name"]).exists()  # a test wheel: --with-tests only
 
@@ -194,6 +194,7 @@ def test_the_app_wheels_carry_pyodide_bytecode_for_what_the_worker_imports_at_bo
         assert listed[name] == f"sha256={digest}", name
     pinned = {w["name"]: w["sha256"] for w in json.loads((REPO / "scripts" / "assets.lock.json").read_text())["wheels"]}
     assert lock["packages"]["faker"]["sha256"] == pinned["faker"]  # nothing of Faker is imported at boot
+    assert lock["packages"]["pypdf"]["sha256"] == pinned["pypdf"]  # nor of pypdf
 
 
 def test_with_tests_adds_the_runner_files_without_touching_the_precache(repo: Path, tmp_path: Path):

@@ -8,6 +8,7 @@ export const LIBRARIES = [
   { name: "CPython (in Pyodide)", version: "3.14", licence: "PSF-2.0", use: { fr: "Interpréteur Python", en: "Python interpreter" } },
   { name: "Faker", version: "40.63.0", licence: "MIT", use: { fr: "Faux crédibles", en: "Believable fakes" } },
   { name: "phonenumberslite", version: "9.0.42", licence: "Apache-2.0", use: { fr: "Numéros de téléphone", en: "Phone numbers" } },
+  { name: "pypdf", version: "7.1.0", licence: "BSD-3-Clause", use: { fr: "Texte des PDF joints", en: "Text of attached PDFs" } },
   { name: "Preact", version: "10", licence: "MIT", use: { fr: "Interface", en: "User interface" } },
   { name: "htm", version: "3.1.1", licence: "Apache-2.0", use: { fr: "Gabarits de l’interface", en: "Interface templates" } },
   { name: "marked", version: "18.2.1", licence: "MIT", use: { fr: "Rendu Markdown", en: "Markdown rendering" } },

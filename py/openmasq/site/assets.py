@@ -26,10 +26,11 @@ OWN_WHEEL_INPUTS = ("pyproject.toml", "README.md", "LICENSE", "py")
 OWN_WHEELS_KEPT = 3
 WHEEL_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip can hold
 # The wheels the app itself needs in Pyodide; every other pinned wheel serves the in-browser tests.
-APP_WHEELS = frozenset({"faker", "phonenumberslite"})
+APP_WHEELS = frozenset({"faker", "phonenumberslite", "pypdf"})
 # App wheels the worker imports from the wheel itself (zipimport) instead of unpacking it at every
-# boot: nothing of Faker is imported at boot, and unpacking its ~1,500 files took ~0.2 s of each.
-ZIP_IMPORTED = frozenset({"faker"})
+# boot: nothing of Faker is imported at boot, and unpacking its ~1,500 files took ~0.2 s of each;
+# pypdf is imported only when a PDF is attached (openmasq.attach.pdf).
+ZIP_IMPORTED = frozenset({"faker", "pypdf"})
 
 
 def cache_dir() -> Path:
