@@ -45,8 +45,18 @@ def test_valid_iban_is_found_whole(text: str, value: str) -> None:
     assert spans_of(text, "iban") == [(value, start, start + len(value))]
 
 
-NOT_IBANS = [
+@pytest.mark.parametrize("text", [
     "FR76 3000 6000 0112 3456 7890 188",
+    "Konto: DE44 5001 0517 5407 3249 32 (Sparkasse)",
+    "ES91 2100 0418 4502 0005 1333",
+])
+def test_iban_laid_out_in_groups_of_four_is_an_iban_even_with_a_wrong_key(text: str) -> None:
+    value = text.split(": ")[-1].split(" (")[0]
+    start = text.index(value)
+    assert spans_of(text, "iban") == [(value, start, start + len(value))]
+
+
+NOT_IBANS = [
     "FR7630006000011234567890188",
     "FR76 3000 6000 0112\n3456 7890\n189",
     "FR76 3000 6000 0112 3456",
@@ -65,7 +75,7 @@ NOT_IBANS = [
 
 
 @pytest.mark.parametrize("text", NOT_IBANS)
-def test_no_iban_without_a_valid_key_and_length(text: str) -> None:
+def test_no_iban_without_a_valid_key_or_an_iban_layout_and_length(text: str) -> None:
     assert spans_of(text, "iban") == []
 
 

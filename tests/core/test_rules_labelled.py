@@ -82,6 +82,14 @@ LABELLED = [
     ("carta di credito 4970 1012 3456 7891", "4970 1012 3456 7891", "card"),
     ("codice fiscale RSSMRA85T10A562X", "RSSMRA85T10A562X", "codice_fiscale"),
     ("passaporto YA1234567", "YA1234567", "passport"),
+    ("codice fiscale: RSS MRA 85T10 A562S", "RSS MRA 85T10 A562S", "codice_fiscale"),
+    ("il mio IBAN è IT 60 X 05428 11101 000000123456", "IT 60 X 05428 11101 000000123456", "iban"),
+    ("USt-IdNr. DE123456789", "DE123456789", "vat"),
+    ("Krankenversichertennummer A123456789", "A123456789", "record_id"),
+    ("Número de afiliación 28 1234567840", "28 1234567840", "record_id"),
+    ("ITIN 912-70-1234", "912-70-1234", "ssn"),
+    ("Belgian national number 85.07.30-033.28", "85.07.30-033.28", "record_id"),
+    ("my license plate is 7ABC123", "7ABC123", "record_id"),
     ("numero di matricola 88123", "88123", "record_id"),
     # driving licences, licence plates and insurance policies, in the five languages
     ("Führerschein-Nr. B072RRE2I55", "B072RRE2I55", "record_id"),
@@ -105,7 +113,7 @@ def test_value_in_shape_after_its_label_is_found_whatever_its_check(text: str, v
 UNLABELLED = [
     "commande n° 4970101234567891",
     "order 4970 1012 3456 7891 shipped",
-    "FR76 3000 6000 0112 3456 7890 188",
+    "FR7630006000011234567890188",
     "1 84 12 75 108 234 55",
     "Rechnung 12 345 678 901",
     "ref A58818502",

@@ -313,12 +313,17 @@ def test_scores_rank_validated_secrets_above_heuristics() -> None:
     ("PIN 4821", "4821"),
     ("mon code PIN est le 0417", "0417"),
     ("Geheimzahl: 9930", "9930"),
+    ("carta 4532 0151 1283 0366 scad 09/27 cvv 123", "123"),
+    ("CVV: 123", "123"),
 ])
 def test_password_said_in_a_sentence_and_a_pin_after_its_label_are_secrets(text: str, value: str) -> None:
     start = text.index(value)
     assert (start, start + len(value)) in {(s.start, s.end) for s in detect_rules(text) if s.kind == "password"}
 
 
-@pytest.mark.parametrize("text", ["the PIN code is printed on the letter", "spin 4821 times", "pinned 2024 notes"])
+@pytest.mark.parametrize("text", [
+    "the PIN code is printed on the letter", "spin 4821 times", "pinned 2024 notes", "the cvv is on the back",
+    "PIN 12 of the connector",
+])
 def test_a_pin_word_without_digits_after_it_masks_nothing(text: str) -> None:
     assert [s for s in detect_rules(text) if s.kind == "password"] == []

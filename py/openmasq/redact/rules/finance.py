@@ -39,11 +39,36 @@ def find_ibans(text: str) -> list[Hit]:
         if start < covered_to or (start > 0 and text[start - 1].isalnum()):
             continue
         m = _IBAN_RUN.match(text, start)
-        end = _longest_valid_iban(text, start, m.end()) if m else 0
+        if m is None:
+            continue
+        end, score = _longest_valid_iban(text, start, m.end()), 1.0
+        if not end:
+            end, score = _iban_laid_out(text, start, m.end()), IBAN_SHAPE_SCORE
         if end:
-            hits.append(Hit(start, end, "iban", 1.0))
+            hits.append(Hit(start, end, "iban", score))
             covered_to = end
     return hits
+
+
+# An IBAN with a wrong key is still the user's IBAN when it is written as one: a country's code in
+# capitals, its registered length, in groups of four ("DE44 5001 0517 5407 3249 32"). No order number
+# or reference is written so.
+IBAN_SHAPE_SCORE = 0.75
+_IBAN_GROUPS = deferred(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
+
+
+def _iban_laid_out(text: str, start: int, end: int) -> int:
+    expected = IBAN_LENGTHS.get(text[start : start + 2])
+    m = _IBAN_GROUPS.match(text, start, end)
+    if expected is None or m is None:
+        return 0
+    while m.end() > start and sum(ch.isalnum() for ch in m.group(0)) > expected:
+        m = _IBAN_GROUPS.match(text, start, m.end() - 1)
+        if m is None:
+            return 0
+    length = sum(ch.isalnum() for ch in m.group(0))
+    cut_at_a_separator = m.end() == len(text) or not text[m.end()].isalnum()
+    return m.end() if length == expected and cut_at_a_separator else 0
 
 
 def _longest_valid_iban(text: str, start: int, end: int) -> int:

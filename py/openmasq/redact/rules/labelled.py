@@ -26,7 +26,7 @@ def _digits(low: int, high: int, seps: str = r" .\-") -> str:
 
 
 _SHAPES: dict[str, str] = {
-    "iban": r"[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){10,32}(?![a-z0-9])",
+    "iban": r"[A-Z]{2} ?\d{2}(?:[ -]?[A-Z0-9]){10,32}(?![a-z0-9])",
     "rib": r"\d{5}[ ]?\d{5}[ ]?[0-9A-Z]{11}[ ]?\d{2}(?![\w])",
     "card": r"\d{4}(?:[ -]?\d{3,6}){2,4}(?![\w])|\d{13,19}(?![\w])",
     "nir": r"\d[ .-]?\d{2}[ .-]?\d{2}[ .-]?(?:\d{2}|2[ABab])[ .-]?\d{3}[ .-]?\d{3}(?:[ .-]?\d{2})?(?![\w]|[ .-]\d)",
@@ -34,7 +34,9 @@ _SHAPES: dict[str, str] = {
     "nie": r"[XYZxyz][ -]?\d{7}[ -]?[A-Za-z](?![\w])",
     "nif": r"[KLMklm][ -]?\d{7}[ -]?[A-Za-z](?![\w])",
     "cif": r"[A-HJNP-SUVW][ -]?\d{7}[ -]?[0-9A-J](?![\w])",
-    "codice_fiscale": r"(?i:[A-Z]{6}[ ]?[0-9A-Z]{2}[A-Z][0-9A-Z]{2}[ ]?[A-Z][0-9A-Z]{3}[A-Z])(?![\w])",
+    # Sixteen characters, in groups as people write them ("RSS MRA 85T10 A562S"): the layout is checked on
+    # the compact form.
+    "codice_fiscale": r"(?i:[A-Z0-9](?:[ ]?[A-Z0-9]){15})(?![\w])",
     "svnr": r"\d{2}[ ]?\d{6}[ ]?[A-Za-z][ ]?\d{3}(?![\w])",
     "ssn": _digits(9, 9, " .-"),
     "nino": r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}(?:[ ]?[A-Da-d])?(?![\w])",
@@ -42,6 +44,7 @@ _SHAPES: dict[str, str] = {
     "siren": _digits(9, 9, " ."),
     "siret": _digits(14, 14, " ."),
     "fr_vat": r"FR[ ]?[0-9A-Z]{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w]|[ ]\d)",
+    "eu_vat": r"(?:[A-Z]{2}[ ]?)?\d{9,12}(?![\w])",
     "ein": r"\d{2}-\d{7}(?![\w]|-\d)|\d{9}(?![\w])",
     "abn": _digits(11, 11, " "),
     "tfn": _digits(8, 9, " "),
@@ -51,7 +54,7 @@ _SHAPES: dict[str, str] = {
     "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
     "id_card": r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])",
     # A licence plate: letter and digit groups with single separators ("AB-123-CD", "M-AB 1234", "1234 BCD").
-    "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z]{1,3}\d{2,4}[A-Z]{0,3}(?![\w])",
+    "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z0-9]{5,8}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
     # Groups of digits with single spaces, a letter or two after ("4829 517 306 MK": a health card).
     "spaced_record": r"\d{2,6}(?: \d{2,6}){1,4}(?: [A-Z]{1,2})?(?![\w]| \d)",
@@ -92,7 +95,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         (("nir", "nir"),),
     ),
     "ssn": (
-        r"ssn|social security(?: number| no\.?| #)?|soc\.? sec\.?(?: no\.?)?|ss#",
+        r"ssn|social security(?: number| no\.?| #)?|soc\.? sec\.?(?: no\.?)?|ss#|itin",
         (("ssn", "ssn"),),
     ),
     "nino": (r"national insurance(?: number| no\.?)?|ni number|ni no\.?|nino", (("nino", "nino"),)),
@@ -132,8 +135,9 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "siren": (r"siren", (("siren", "siren"),)),
     "siret": (r"siret", (("siret", "siret"),)),
     "vat": (
-        r"tva(?: intra(?:communautaire)?)?|vat(?: number| no\.?| id)?|num[ée]ro de tva",
-        (("fr_vat", "vat"),),
+        r"tva(?: intra(?:communautaire)?)?|vat(?: number| no\.?| id)?|num[ée]ro de tva|"
+        r"p\.? ?iva|partita iva|ust-?id(?:nr\.?)?|umsatzsteuer-?id(?:entifikationsnummer)?",
+        (("fr_vat", "vat"), ("eu_vat", "vat")),
     ),
     "passport": (
         r"passeports?|passports?|reisepass(?:nummer|-?nr\.?)?|pass-?nr\.?|passnummer|pasaportes?|passaport[oi]",
@@ -149,7 +153,8 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"member (?:id|number|no\.?)|mitglieds-?(?:nummer|nr\.?)|"
         r"n[úu]mero de (?:socio|empleado|historia(?: cl[íi]nica)?|paciente)|historia cl[íi]nica|nhc|"
         r"numero (?:di )?(?:matricola|tessera|paziente|cartella(?: clinica)?)|matricola|cartella clinica|"
-        r"nhs (?:number|no\.?)|versichertennummer|krankenversicherungsnummer|ine|"
+        r"nhs (?:number|no\.?)|(?:kranken)?versichertennummer|krankenversicherungsnummer|ine|"
+        r"n[úu]mero de afiliaci[óo]n|afiliaci[óo]n|national (?:id )?number|national id(?: number| no\.?)?|"
         # keys of code, logs and exports ("customer_id=88120456", "patientId"), customer numbers
         r"(?:customer|client|user|patient|employee|member|account|student|contact|person|staff)[_ -]?"
         r"(?:id|no|nr|num|number)|"
@@ -193,7 +198,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 # Short labels that are also words ("ein" in German, "cf." for "confer", "nie" "never"): only
 # in capitals.
 _CAPITALS_ONLY = frozenset({
-    "ein", "cf", "cb", "tin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
+    "ein", "cf", "cb", "tin", "itin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
     "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn",
 })
 _LABEL = deferred(
@@ -328,8 +333,11 @@ def _plate_end(value: str) -> int:
     return len(value) if has_both and len(chars) >= 5 and value.upper() == value else 0
 
 
+_CODICE_FISCALE = deferred(r"[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]")
+
+
 def _codice_fiscale_end(value: str) -> int:
-    return len(value) if sum(ch.isdigit() for ch in value) >= 3 else 0
+    return len(value) if _CODICE_FISCALE.fullmatch(compact(value).upper()) else 0
 
 
 _VALIDATE: dict[str, Callable[[str], int]] = {

@@ -384,16 +384,23 @@ def _is_identifier(value: str) -> bool:
     return len(parts) >= 3 and all(_WORDISH_PART.fullmatch(part) for part in parts)
 
 
-# A PIN after its label ("PIN 4821", "mon code PIN est le 0417", "Geheimzahl: 9930"): 4 to 8 digits.
+# A PIN after its label ("PIN 4821", "mon code PIN est le 0417", "Geheimzahl: 9930"): 4 to 8 digits; a
+# card's security code ("cvv 123"): 3 or 4.
 _PIN = deferred(
-    r"(?i:(?<![\w-])(?:pin(?:[ -]?code| number)?|code (?:pin|secret)|geheimzahl|c[óo]digo pin|codice pin)"
+    r"(?i:(?<![\w-])(?:(?:pin(?:[ -]?code| number)?|code (?:pin|secret)|geheimzahl|c[óo]digo pin|codice pin)"
+    r"(?=[ :=]{0,4}(?:is|est|c['’]est|ist|lautet|es|è|le|\d))"
+    r"|(?:cvv2?|cvc2?|cryptogramme|pr[üu]fnummer)(?=[ :=]{0,4}\d))"
     r"(?:[ ]{1,3}(?:is|est|c['’]est|ist|lautet|es|è)(?:[ ]le)?)?[ ]{0,3}[:=]?[ ]{0,3})"
-    r"(?P<value>\d{4,8})(?![\w.,/-])"
+    r"(?P<value>\d{3,8})(?![\w.,/-])"
 )
 
 
 def find_pins(text: str) -> list[Hit]:
-    return [Hit(m.start("value"), m.end("value"), "password", 0.85) for m in _PIN.finditer(text)]
+    return [
+        Hit(m.start("value"), m.end("value"), "password", 0.85)
+        for m in _PIN.finditer(text)
+        if len(m.group("value")) >= 4 or m.group(0).lower().startswith(("cvv", "cvc", "crypto", "prüf", "pruf"))
+    ]
 
 
 def find_secrets(text: str) -> list[Hit]:
