@@ -103,15 +103,18 @@ def send(page: Any, text: str) -> None:
     page.click("[data-action=send]")
 
 
+# A conversation is current in the list and nothing is written in it yet.
+EMPTY_CURRENT = """() => !!document.querySelector('.conv.current')
+    && !!document.querySelector('[data-testid=provider-picker]')
+    && !document.querySelector('[data-testid=messages] article')"""
+
+
 def new_conversation(page: Any) -> str:
-    """Starts a conversation and waits until the worker has created it (its id is current in the list)."""
-    current = page.locator(".conv.current")
-    before = current.get_attribute("data-conv-id") if current.count() else ""
+    """Starts a conversation and waits until the worker has it (current in the list, empty): a new one,
+    or the empty untitled one shown, which "new conversation" reuses (issue 18)."""
     page.click("[data-action=new-conversation]")
-    current = page.locator(f".conv.current:not([data-conv-id='{before}'])")
-    current.wait_for()
-    page.locator("[data-testid=provider-picker]").wait_for()
-    return str(current.get_attribute("data-conv-id"))
+    page.wait_for_function(EMPTY_CURRENT)
+    return str(page.locator(".conv.current").get_attribute("data-conv-id"))
 
 
 def wait_for_reply(page: Any) -> Any:

@@ -722,10 +722,13 @@ class App:
             sending.stop()
 
     async def retry(self, conversation_id: str, on_event: OnEvent) -> dict[str, Any]:
-        """Sends the last user turn again: a draft, or one whose reply failed or was cut."""
+        """Sends again what got no answer: the last user turn when it is a draft (or was refused), else
+        a new version of the last reply (regenerate: the reply there is kept or, if empty, replaced)."""
         conv = self._conversation(conversation_id)
         if conversation_id in self.sending:
             raise AppError("Busy", "a reply is still streaming in this conversation")
+        if conv.messages and conv.messages[-1].role == "assistant":
+            return await self.regenerate(conversation_id, conv.messages[-1].id, on_event)
         index = next((i for i in range(len(conv.messages) - 1, -1, -1) if conv.messages[i].role == "user"), None)
         if index is None:
             raise AppError("NotFound", "nothing to retry")

@@ -23,6 +23,7 @@ const PATHS = {
   user: "M12 4a4 4 0 1 0 0 8a4 4 0 1 0 0-8zM4 21a8 8 0 0 1 16 0",
   check: "M5 12l5 5L20 7",
   chevron: "M9 6l6 6-6 6",
+  chevronBack: "M15 6l-6 6 6 6",
   shield: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z",
   warn: "M12 3l10 18H2zM12 10v5M12 18v.5",
   switch: "M7 7h13l-4-4M17 17H4l4 4",

@@ -1,6 +1,6 @@
 // One chat message: the user's text with its redacted spans highlighted by kind, the reply as
 // sanitised markdown, the "what the model saw" view, the memory caption, and the message actions.
-import { html, useState } from "../lib.js";
+import { html, useRef, useState } from "../lib.js";
 import { t, hasKey, formatTime } from "../i18n.js";
 import { Icon } from "./icons.js";
 import { useToast } from "./ui.js";
@@ -128,6 +128,23 @@ async function copyText(text) {
   return ok;
 }
 
+/** What a rendered reply says, as plain text (its paragraphs, lists and code, without the controls the
+ *  page adds to it): laid out off screen so line breaks are those of the page. */
+function renderedText(article) {
+  const body = article?.querySelector(".markdown");
+  if (!body) return null;
+  const copy = body.cloneNode(true);
+  copy.querySelectorAll("button, .code-head, [aria-hidden='true']").forEach((el) => el.remove());
+  copy.className = "markdown offscreen";
+  document.body.append(copy);
+  const text = copy.innerText;
+  copy.remove();
+  return text.replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** A reply stopped by the user: a state, not an error. */
+export const wasStopped = (message) => message.error === "aborted";
+
 export function ErrorNote({ error, onRetry }) {
   if (!error) return null;
   const key = `error.${error.kind}`;
@@ -146,42 +163,104 @@ export function ErrorNote({ error, onRetry }) {
   </div>`;
 }
 
-export function Message({ message, streaming, onRetry, memoryOff, error, api, convId }) {
+/** previous / "n/m" / next over the versions made at this message's place (issue 18). */
+function VersionSwitch({ version, onSwitch, disabled }) {
+  if (!version || version.count < 2) return null;
+  const label = t("chat.versionOf", { n: version.number, count: version.count });
+  return html`<div class="versions" role="group" aria-label=${t("chat.versions")} data-testid="versions">
+    <button type="button" class="icon-button small" disabled=${disabled || !version.previous}
+      onClick=${() => onSwitch(-1)} aria-label=${t("chat.versionPrevious")} data-action="version-previous">
+      <${Icon} name="chevronBack" size=${16} /></button>
+    <span class="version-number" aria-label=${label} data-testid="version">${version.number}/${version.count}</span>
+    <button type="button" class="icon-button small" disabled=${disabled || !version.next}
+      onClick=${() => onSwitch(1)} aria-label=${t("chat.versionNext")} data-action="version-next">
+      <${Icon} name="chevron" size=${16} /></button>
+  </div>`;
+}
+
+/** The text of a sent message, changed in place; sending it makes a new version of the turn. */
+function EditBox({ message, onSend, onCancel }) {
+  const [text, setText] = useState(message.text || "");
+  const id = `edit-${message.id}`;
+  const submit = (e) => {
+    e.preventDefault();
+    if (text.trim()) onSend(text.trim());
+  };
+  const onKeyDown = (e) => {
+    if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); onCancel(); }
+  };
+  return html`<form class="edit-box" onSubmit=${submit} data-testid="edit-box">
+    <label for=${id} class="visually-hidden">${t("chat.editLabel")}</label>
+    <textarea id=${id} rows="3" value=${text} autocomplete="off" onInput=${(e) => setText(e.currentTarget.value)}
+      onKeyDown=${onKeyDown} ref=${(el) => el && !el.dataset.focused && (el.dataset.focused = "1", el.focus())}></textarea>
+    <p class="help small muted">${t("chat.editHelp")}</p>
+    <div class="row end">
+      <button type="button" class="button" onClick=${onCancel}>${t("common.cancel")}</button>
+      <button type="submit" class="button primary" disabled=${!text.trim()} data-action="edit-send">
+        <${Icon} name="send" size=${16} />${t("chat.editSend")}</button>
+    </div>
+  </form>`;
+}
+
+export function Message({ message, streaming, onRetry, memoryOff, error, api, convId, onEdit, onRegenerate, onSwitch,
+  busy: turnBusy }) {
   const [showWire, setShowWire] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const article = useRef(null);
   // A reply's body shows only once its text nodes are restored: busy from the first render on.
   const [restoring, setRestoring] = useState(() => !isRendered(convId, message.wire));
   const toast = useToast();
   const user = message.role === "user";
   const spans = message.spans || [];
-  const copy = async () => toast((await copyText(message.text || "")) ? t("common.copied") : t("chat.copyFailed"));
+  const copyWith = (text) => async () => toast((await copyText(text ?? message.text ?? "")) ? t("common.copied")
+    : t("chat.copyFailed"));
+  const stopped = wasStopped(message);
+  const hasText = Boolean((message.text || "").trim());
   const wireId = `wire-${message.id}`;
   const canWire = !streaming && (user || message.wire || message.pendingRequest);
   const hasBody = user || streaming || Boolean(message.text);
   const busy = streaming || (!user && hasBody && restoring);
-  const failure = streaming ? null : error || (message.error ? { kind: message.error } : null);
+  const failure = streaming || stopped ? null : error || (message.error ? { kind: message.error } : null);
+  const regenerate = !user && onRegenerate && !turnBusy ? () => onRegenerate(message) : null;
+  const canEdit = user && onEdit && !turnBusy && !message.draft && !streaming;
   return html`<article class=${`message ${user ? "from-user" : "from-assistant"} ${streaming ? "streaming" : ""}`}
-      data-role=${message.role} data-message-id=${message.id} aria-busy=${busy ? "true" : undefined}>
+      ref=${article} data-role=${message.role} data-message-id=${message.id} aria-busy=${busy ? "true" : undefined}
+      data-state=${stopped ? "stopped" : undefined}>
     <header class="message-head">
       <span class="who">${user ? t("chat.you") : t("chat.assistant")}</span>
       ${message.created ? html`<time class="muted small">${formatTime(message.created)}</time>` : null}
       ${user && spans.length ? html`<span class="badge shield-badge">${t("chat.redactedCount", { n: spans.length })}</span>` : null}
       ${message.draft ? html`<span class="badge warn">${t("chat.draftKept")}</span>` : null}
     </header>
-    ${!hasBody ? null : html`<div class="bubble">
+    ${editing ? html`<${EditBox} message=${message} onCancel=${() => setEditing(false)}
+        onSend=${(text) => { setEditing(false); onEdit(message, text); }} />`
+    : !hasBody ? null : html`<div class="bubble">
       ${user ? html`<${SpanText} text=${message.text} spans=${spans} />` : html`<${ReplyBody} api=${api} convId=${convId}
           wire=${message.wire ?? null} text=${message.text} onBusy=${setRestoring} />`}
       ${streaming ? html`<span class="cursor" aria-hidden="true"></span>` : null}
     </div>`}
-    ${message.interrupted ? html`<p class="badge warn">${t("chat.interrupted")}</p>` : null}
+    ${stopped ? html`<p class="badge stopped" data-testid="stopped">${t("chat.stopped")}</p>`
+      : message.interrupted ? html`<p class="badge warn">${t("chat.interrupted")}</p>` : null}
     ${!user ? html`<${Caption} caption=${message.caption} memoryOff=${memoryOff} />` : null}
-    ${failure ? html`<${ErrorNote} error=${failure} onRetry=${onRetry} />` : null}
-    ${streaming ? null : html`<div class="message-actions">
-      <button type="button" class="chip" onClick=${copy}><${Icon} name="copy" size=${16} />${t("common.copy")}</button>
+    ${failure ? html`<${ErrorNote} error=${failure} onRetry=${regenerate || onRetry} />` : null}
+    ${streaming || editing ? null : html`<div class="message-actions">
+      <${VersionSwitch} version=${message.version} disabled=${turnBusy} onSwitch=${(delta) => onSwitch?.(message, delta)} />
+      ${hasText && user ? html`<button type="button" class="chip" onClick=${copyWith(message.text)} data-action="copy">
+          <${Icon} name="copy" size=${16} />${t("common.copy")}</button>` : null}
+      ${hasText && !user ? html`<button type="button" class="chip" data-action="copy"
+          onClick=${() => copyWith(renderedText(article.current))()}>
+          <${Icon} name="copy" size=${16} />${t("chat.copyText")}</button>
+        <button type="button" class="chip" onClick=${copyWith(message.text)} data-action="copy-markdown">
+          <${Icon} name="copy" size=${16} />${t("chat.copyMarkdown")}</button>` : null}
+      ${canEdit ? html`<button type="button" class="chip" onClick=${() => setEditing(true)} data-action="edit">
+          <${Icon} name="pencil" size=${16} />${t("common.edit")}</button>` : null}
       ${canWire ? html`<button type="button" class="chip" aria-expanded=${showWire ? "true" : "false"} aria-controls=${wireId}
           onClick=${() => setShowWire(!showWire)} data-action="wire">
           <${Icon} name="eye" size=${16} />${showWire ? t("chat.wireHide") : t("chat.wire")}</button>` : null}
-      ${onRetry && !failure && (!user || message.draft) ? html`<button type="button" class="chip" onClick=${onRetry} data-action="retry">
-          <${Icon} name="retry" size=${16} />${t("common.retry")}</button>` : null}
+      ${regenerate && !failure ? html`<button type="button" class="chip" onClick=${regenerate} data-action="regenerate">
+          <${Icon} name="retry" size=${16} />${t("chat.regenerate")}</button>` : null}
+      ${onRetry && !failure && user && message.draft ? html`<button type="button" class="chip" onClick=${onRetry}
+          data-action="retry"><${Icon} name="retry" size=${16} />${t("common.retry")}</button>` : null}
     </div>`}
     ${showWire ? html`<div id=${wireId}><${WireView} message=${message} /></div>` : null}
   </article>`;

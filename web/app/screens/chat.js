@@ -122,12 +122,13 @@ export function ChatScreen() {
 
   // A new conversation shows at once (blank, composer ready) while the worker creates it: what the user
   // types in the meantime belongs to the new conversation and moves with it (see Composer).
+  // "New conversation" (reuse): an empty untitled one of the space shown is opened rather than another made.
   const creating = useRef(null);
-  const create = () => {
-    creating.current ||= createNow().finally(() => { creating.current = null; });
+  const create = (reuse = false) => {
+    creating.current ||= createNow(reuse).finally(() => { creating.current = null; });
     return creating.current;
   };
-  const createNow = async () => {
+  const createNow = async (reuse) => {
     const previous = chatState.currentId;
     if (previous) api.activity("left_conversation", previous).catch(() => {});
     chatState.currentId = null;
@@ -135,7 +136,8 @@ export function ChatScreen() {
     setConv(null);
     setDrawer(false);
     // Started while the list shows one space: the new conversation belongs to it, so it stays in view.
-    const view = await api.createConversation({ title: "", space: space === "*" || !space ? null : space });
+    const view = await api.createConversation({ title: "", space: space === "*" || !space ? null : space,
+      reuse_empty: reuse });
     setQuery("");
     await loadList("");
     if (chatState.currentId !== null) return view; // the user opened another conversation meanwhile
@@ -189,7 +191,8 @@ export function ChatScreen() {
     try {
       await start(onEvent);
     } catch (err) {
-      state.error = { kind: err?.name === "Busy" ? "busy" : "unknown", message: errorMessage(err) };
+      const kind = { Busy: "busy", Offline: "offline" }[err?.name] || "unknown";
+      state.error = { kind, message: errorMessage(err) };
     }
     state.streaming = false;
     markStreaming();
@@ -222,6 +225,42 @@ export function ChatScreen() {
     await runTurn(id, "", (onEvent) => api.retry(id, onEvent));
   };
 
+  // Edit and regenerate (issue 18): the turns from the changed place on leave the screen at once (the
+  // worker keeps them as the previous version); the new version streams in their place.
+  const rework = async (message, keepBefore, text, start) => {
+    const id = chatState.currentId;
+    const shown = convRef.current;
+    if (!id || !shown || shown.id !== id) return;
+    const at = shown.message_list.findIndex((m) => m.id === message.id);
+    if (at < 0) return;
+    chatState.live.delete(id);
+    setConv({ ...shown, message_list: shown.message_list.slice(0, keepBefore(at)) });
+    await runTurn(id, text, start);
+  };
+  const edit = (message, text) => rework(message, (at) => at, text,
+    (onEvent) => api.editMessage(chatState.currentId, message.id, text, onEvent));
+  const regenerate = (message) => rework(message, (at) => at, "",
+    (onEvent) => api.regenerate(chatState.currentId, message.id, onEvent));
+  const switchVersion = async (message, delta) => {
+    const id = chatState.currentId;
+    const target = delta < 0 ? message.version?.previous : message.version?.next;
+    if (!id || !target) return;
+    try {
+      const view = await api.switchVersion(id, message.id, delta);
+      if (chatState.currentId === id) setConv(view);
+      loadList().catch(() => {});
+    } catch (err) {
+      toast(errorMessage(err));
+      return;
+    }
+    // Focus stays on the switch, now on the version shown (the other button when this one reached an end).
+    requestAnimationFrame(() => {
+      const box = document.querySelector(`article[data-message-id="${target}"]`);
+      const here = box?.querySelector(`[data-action=version-${delta < 0 ? "previous" : "next"}]`);
+      (here && !here.disabled ? here : box?.querySelector("[data-testid=versions] button:not([disabled])"))?.focus();
+    });
+  };
+
   const stop = () => { if (chatState.currentId) api.stop(chatState.currentId).catch(() => {}); };
 
   const changeProvider = async (providerId) => {
@@ -236,7 +275,7 @@ export function ChatScreen() {
     <aside class="chat-side" aria-label=${t("chat.conversations")} inert=${phone && !drawer ? true : undefined}>
       <${ConversationList} items=${inSpace(items, space)} spaces=${spacesOf(items, space)} space=${space}
         setSpace=${setSpace} currentId=${currentId} query=${query} setQuery=${setQuery}
-        onOpen=${open} onNew=${create} onRename=${rename} onDelete=${remove} searchRef=${searchRef}
+        onOpen=${open} onNew=${() => create(true)} onRename=${rename} onDelete=${remove} searchRef=${searchRef}
         onClose=${phone ? () => setDrawer(false) : null} />
     </aside>
     <div class="drawer-backdrop" onClick=${() => setDrawer(false)} aria-hidden="true"></div>
@@ -253,7 +292,8 @@ export function ChatScreen() {
           <button type="button" class="icon-button" onClick=${() => setShowSettings(true)} aria-label=${t("chat.settings")}
             data-action="conversation-settings"><${Icon} name="sliders" /></button>` : null}
       </header>
-      <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} />
+      <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} onEdit=${edit}
+        onRegenerate=${regenerate} onSwitch=${switchVersion} />
       <${Composer} convId=${currentId} streaming=${Boolean(live?.streaming)} space=${space} keep=${conv?.keep || []}
         onSend=${send} onStop=${stop} ensureConversation=${ensureConversation}
         onConvChanged=${(view) => { if (view.id === chatState.currentId) setConv(view); }} />
@@ -287,7 +327,7 @@ function ProviderPicker({ providers, value, onChange }) {
   </label>`;
 }
 
-function MessageList({ conv, live, onRetry, loadError }) {
+function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onSwitch }) {
   const { api } = useApp();
   const ref = useRef(null);
   const stick = useRef(true);
@@ -332,7 +372,8 @@ function MessageList({ conv, live, onRetry, loadError }) {
   // The error the send reported shows once: on the last message when that message carries it (a failed
   // reply, with the worker's detail, or the draft kept), else below the messages (the draft not listed yet).
   const lastCarries = last && (last.error || last.draft);
-  const retryFor = (m) => ((!live || liveError) && m === last && (m.role === "assistant" || m.draft) ? onRetry : null);
+  const retryFor = (m) => ((!live || liveError) && m === last && m.draft ? onRetry : null);
+  const turnBusy = Boolean(live?.streaming);
 
   return html`<div class="messages" ref=${ref} onScroll=${onScroll} onWheel=${touch} onTouchMove=${touch}
       onKeyDown=${touch} onPointerDown=${touch} role="log" aria-live="polite"
@@ -343,7 +384,9 @@ function MessageList({ conv, live, onRetry, loadError }) {
         <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
       </div>` : null}
     ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)} api=${api} convId=${conv?.id}
-        onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null} />`)}
+        onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null}
+        onEdit=${m.id.startsWith("pending") ? null : onEdit} onSwitch=${onSwitch} busy=${turnBusy}
+        onRegenerate=${m.id.startsWith("pending") || !messages.includes(m) ? null : onRegenerate} />`)}
     ${liveError && !lastCarries ? html`<${ErrorNote} error=${liveError} onRetry=${onRetry} />` : null}
   </div>`;
 }
