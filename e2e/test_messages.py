@@ -14,11 +14,18 @@ from typing import Any
 
 import pytest
 from e2e_support import DEFAULT_TIMEOUT_MS
-from test_chat import LAPTOP, PHONE, add_provider, create_account, open_app, send, wait_for_reply
+from test_chat import LAPTOP, PHONE, add_provider, create_account, open_app, send
 from test_memory import serious_violations
 
-from openmasq.testing.upstream import SSE_HEADERS, Received, Reply, ScriptedUpstream, echo_script, last_user_text
-from openmasq.testing.upstream import openai_stream
+from openmasq.testing.upstream import (
+    SSE_HEADERS,
+    Received,
+    Reply,
+    ScriptedUpstream,
+    echo_script,
+    last_user_text,
+    openai_stream,
+)
 
 NAME = "Marie Dupont"
 FIRST = f"Écris à {NAME} pour le devis banane."
