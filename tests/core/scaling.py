@@ -1,31 +1,55 @@
-"""Linear-time checks without wall-clock limits: the CPU time on a tenth of the input against the
-whole, measured in the same run (a busy machine or Pyodide slows both sides alike)."""
+"""Linear-work checks that count instead of timing: the Python steps the engine executes on a hostile
+text against a text 10x smaller of the same shape. A count is the same on a quiet or a busy machine,
+on CPython and inside Pyodide. The regular-expression engine's own backtracking runs in C and is not
+counted here: bench/linear.py times the same inputs at 10x these sizes."""
 
 from __future__ import annotations
 
-import gc
-import time
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
 
-# Linear work gives a ratio near 10, quadratic work near 100. Measured on CPython 3.11: 10-15 for
-# the detectors here on a quiet machine, up to 33 at load 6 on 2 cores; quadratic stays far above.
-MAX_RATIO = 45.0
-# Below this the small side is mostly timer noise: it counts as this much.
-MIN_SMALL_SECONDS = 0.005
+import openmasq
+
+ENGINE = str(Path(openmasq.__file__).parent)  # as the engine's code objects name their files
+
+# Linear work gives a ratio of at most about 10 (fixed costs make it less), n log n about 12 at these
+# sizes, quadratic work about 100: measured 8.9-10.0 on the hostile inputs of tests/core.
+MAX_RATIO = 15.0
 
 
-def cpu_seconds(work: Callable[[str], object], text: str) -> float:
-    """The work's CPU time with the cyclic GC paused: a full collection walks every live object of
-    the test session (lexicons, memo caches), and the larger input triggers more of them, which
-    measured 49x for linear work late in a full run (the algorithm's growth is what is checked)."""
-    gc.collect()
-    gc.disable()
+class OverBudget(Exception):
+    """The work took more steps than it was allowed: stopped there (quadratic work on the large
+    text would otherwise run for many minutes under the tracer)."""
+
+
+def steps(work: Callable[[str], object], text: str, within: str = ENGINE, limit: float | None = None) -> int:
+    """The Python steps (calls, lines, returns) that code under `within` executes during
+    `work(text)`, counted by a trace function, which raises OverBudget past `limit`; the tracer in
+    place before (a coverage run's) is put back."""
+    count = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        count += 1
+        if limit is not None and count > limit:
+            raise OverBudget(count)
+        return local
+
+    def enter(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename.startswith(within):
+            return local(frame, event, arg)
+        return None
+
+    previous = sys.gettrace()
+    sys.settrace(enter)
     try:
-        start = time.process_time()
         work(text)
-        return time.process_time() - start
     finally:
-        gc.enable()
+        sys.settrace(previous)
+    return count
 
 
 def tenth_of(text: str) -> str:
@@ -33,16 +57,21 @@ def tenth_of(text: str) -> str:
     return text[: max(1, len(text) // 10)]
 
 
-def scaling_ratio(work: Callable[[str], object], text: str, small_text: str | None = None) -> float:
-    """CPU time on `text` over CPU time on a text 10x smaller of the same shape (by default its
-    first tenth; best of three for the small side, of two for the large: inside Pyodide the "CPU"
-    clock is the page's wall clock, so a busy machine preempting one run inflated it to 53x)."""
+def work_ratio(work: Callable[[str], object], text: str, small_text: str | None = None,
+               within: str = ENGINE) -> float:
+    """Steps on `text` over steps on a text 10x smaller of the same shape (by default its first
+    tenth), after one untraced run that loads what the engine loads once (lexicons, patterns)."""
     small_text = tenth_of(text) if small_text is None else small_text
-    small = min(cpu_seconds(work, small_text) for _ in range(3))
-    large = min(cpu_seconds(work, text) for _ in range(2))
-    return large / max(small, MIN_SMALL_SECONDS)
+    work(small_text)
+    small = max(steps(work, small_text, within), 1)
+    try:
+        large = steps(work, text, within, limit=small * MAX_RATIO)
+    except OverBudget:
+        return MAX_RATIO  # at least: the count was stopped there
+    return large / small
 
 
-def assert_linear(work: Callable[[str], object], text: str, small_text: str | None = None) -> None:
-    ratio = scaling_ratio(work, text, small_text)
-    assert ratio < MAX_RATIO, f"10x the input took {ratio:.1f}x the CPU time"
+def assert_linear(work: Callable[[str], object], text: str, small_text: str | None = None,
+                  within: str = ENGINE) -> None:
+    ratio = work_ratio(work, text, small_text, within)
+    assert ratio < MAX_RATIO, f"10x the input took {ratio:.1f}x the Python steps or more"

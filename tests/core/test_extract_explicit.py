@@ -197,13 +197,15 @@ def test_fold_keeps_japanese_voicing_marks_and_hangul():
     assert fold_for_asks("Mémorise’") == "memorise'"
 
 
-def test_detection_is_linear_on_a_megabyte_of_hostile_text():
-    hostile = [
-        ", " * 500_000,
-        ", please " * 110_000,
-        "garde " * 170_000,
-        "remember" * 125_000,
-        "记" * 1_000_000,
-    ]
-    for text in hostile:
-        assert_linear(is_explicit_memory_ask, text)
+HOSTILE_ASKS = {
+    "commas": ", " * 50_000,
+    "pleases": ", please " * 11_000,
+    "gardes": "garde " * 17_000,
+    "remembers": "remember" * 12_500,
+    "ideograms": "记" * 100_000,
+}
+
+
+@pytest.mark.parametrize("text", list(HOSTILE_ASKS.values()), ids=list(HOSTILE_ASKS))
+def test_detection_is_linear_on_hostile_text(text: str):
+    assert_linear(is_explicit_memory_ask, text)

@@ -4,7 +4,6 @@ names already seen, and what must never be read as a person."""
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterable
 
 import pytest
@@ -365,25 +364,25 @@ def test_every_span_reads_its_value_from_the_original_text(text: str, known: lis
 
 
 HOSTILE_NAMES = {
-    "first names": "Jean " * 40_000,
-    "full names": "Jean Dupont " * 20_000,
-    "honorifics": "M. Dupont " * 20_000,
-    "capitals": "ABC " * 50_000,
-    "elisions": "d'" * 100_000,
-    "zero widths": "Jean\u200b" * 40_000,
-    "one long word": "a" * 200_000,
-    "closings": "Cordialement,\n" * 15_000,
-    "unknown pairs": "Kelidu Tolbek " * 80_000,
-    "person cues": "avec Zorvan Kelidu " * 50_000,
-    "roles": "Zorvan Kelidu, directeur " * 40_000,
-    "mail headers": ("cc: " + "Anna Berg, " * 20_000 + "\n") * 4,
-    "e-mails": "Zorvan Kelidu (z.kelidu@x.fr) " * 30_000,
-    "vocatives": "Lucas, the " * 90_000,
+    "first names": "Jean " * 4_000,
+    "full names": "Jean Dupont " * 2_000,
+    "honorifics": "M. Dupont " * 2_000,
+    "capitals": "ABC " * 5_000,
+    "elisions": "d'" * 10_000,
+    "zero widths": "Jean\u200b" * 4_000,
+    "one long word": "a" * 20_000,
+    "closings": "Cordialement,\n" * 1_500,
+    "unknown pairs": "Kelidu Tolbek " * 8_000,
+    "person cues": "avec Zorvan Kelidu " * 5_000,
+    "roles": "Zorvan Kelidu, directeur " * 4_000,
+    "mail headers": ("cc: " + "Anna Berg, " * 2_000 + "\n") * 4,
+    "e-mails": "Zorvan Kelidu (z.kelidu@x.fr) " * 3_000,
+    "vocatives": "Lucas, the " * 9_000,
 }
 
 
 @pytest.mark.parametrize("hostile", list(HOSTILE_NAMES.values()), ids=list(HOSTILE_NAMES))
-def test_hostile_input_is_scanned_in_linear_time(hostile: str) -> None:
+def test_hostile_input_is_scanned_with_linear_work(hostile: str) -> None:
     assert_linear(detect_names, hostile)
 
 
@@ -427,17 +426,14 @@ PROSE_FR = (
 )
 
 
-def test_ten_kilobytes_of_french_prose_take_a_few_milliseconds() -> None:
-    text = ((PROSE_FR + "\n") * 5)[:10_240]
-    detect_names(text)  # the lexicons load once
-    best = min(_timed(text) for _ in range(5))
-    assert best < 0.25  # about 4 ms on CPython 3.11; a wide margin for Pyodide and slow CI
+def test_ten_kilobytes_of_french_prose_cost_about_ten_times_one_kilobyte() -> None:
+    """The work grows with the text, not with its square (bench/linear.py times the 10 kB, a few ms)."""
+    text = ten_kilobytes_of_prose()
+    assert_linear(detect_names, text, text[:1_024])
 
 
-def _timed(text: str) -> float:
-    started = time.perf_counter()
-    detect_names(text)
-    return time.perf_counter() - started
+def ten_kilobytes_of_prose() -> str:
+    return ((PROSE_FR + "\n") * 5)[:10_240]
 
 
 def test_the_french_prose_sample_yields_its_people_and_nothing_else() -> None:
@@ -516,10 +512,15 @@ def test_username_spans_read_their_value_from_the_original_text() -> None:
     assert spans[0].source == "rule" and spans[1].source == "context"
 
 
-@pytest.mark.parametrize(
-    "hostile",
-    ["@a.b " * 200_000, "login is " * 110_000, "username: " * 100_000, "@" * 1_000_000, "user a_" * 140_000],
-    ids=["mentions", "labels", "colons", "ats", "users"],
-)
-def test_user_names_are_scanned_in_linear_time(hostile: str) -> None:
+HOSTILE_HANDLES = {
+    "mentions": "@a.b " * 20_000,
+    "labels": "login is " * 11_000,
+    "colons": "username: " * 10_000,
+    "ats": "@" * 100_000,
+    "users": "user a_" * 14_000,
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_HANDLES.values()), ids=list(HOSTILE_HANDLES))
+def test_user_names_are_scanned_with_linear_work(hostile: str) -> None:
     assert_linear(detect_handles, hostile)

@@ -308,24 +308,24 @@ def test_every_span_reads_its_value_from_the_original_text_and_none_overlap(text
 
 
 HOSTILE_ORGS = {
-    "legal forms": "Acme SARL " * 20_000,
-    "cues": "chez Acme " * 20_000,
-    "mail domains": "a@karl-studio.fr Karl Studio " * 7_000,
-    "dotted forms": "S.A. " * 40_000,
-    "ampersands": "& " * 100_000,
-    "hyphens": "A-" * 100_000,
-    "descriptors": "Tarnwell Freight Logistics " * 40_000,
-    "trade heads": "Boulangerie Au La De " * 50_000,
-    "ampersand names": "Korvel & Stam & " * 60_000,
-    "weak cues": "la démo pour Zentavio " * 45_000,
-    "connectors": "Clinique de la " * 70_000,
-    "conjunctions": "Banque et Banque et " * 50_000,
-    "elisions": "dell'A " * 140_000,
+    "legal forms": "Acme SARL " * 2_000,
+    "cues": "chez Acme " * 2_000,
+    "mail domains": "a@karl-studio.fr Karl Studio " * 700,
+    "dotted forms": "S.A. " * 4_000,
+    "ampersands": "& " * 10_000,
+    "hyphens": "A-" * 10_000,
+    "descriptors": "Tarnwell Freight Logistics " * 4_000,
+    "trade heads": "Boulangerie Au La De " * 5_000,
+    "ampersand names": "Korvel & Stam & " * 6_000,
+    "weak cues": "la démo pour Zentavio " * 4_500,
+    "connectors": "Clinique de la " * 7_000,
+    "conjunctions": "Banque et Banque et " * 5_000,
+    "elisions": "dell'A " * 14_000,
 }
 
 
 @pytest.mark.parametrize("hostile", list(HOSTILE_ORGS.values()), ids=list(HOSTILE_ORGS))
-def test_hostile_input_is_scanned_in_linear_time(hostile: str) -> None:
+def test_hostile_input_is_scanned_with_linear_work(hostile: str) -> None:
     assert_linear(detect_orgs, hostile)
 
 

@@ -1,5 +1,6 @@
-"""Hostile input: every rule must run in linear time (no catastrophic backtracking), checked by
-timing 1 MB of adversarial text against 100 kB of the same mix."""
+"""Hostile input: every rule must run in linear time, checked by counting the detector's work on
+100 kB of adversarial text against 10 kB of the same mix (bench/linear.py times 1 MB against
+100 kB, which also sees the regular-expression engine's backtracking)."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ def hostile(size: int) -> str:
     return "\n".join(parts)
 
 
-def test_one_megabyte_of_hostile_text_takes_linear_time() -> None:
-    assert_linear(detect_rules, hostile(1_000_000), hostile(100_000))
+def test_hostile_text_takes_linear_work() -> None:
+    assert_linear(detect_rules, hostile(100_000), hostile(10_000))
 
 
 def test_hostile_patterns_alone_find_nothing_structured() -> None:
