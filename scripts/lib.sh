@@ -40,6 +40,25 @@ ensure_redis() {
   echo "redis-server $(dpkg-query -W -f='${Version}' redis-server)"
 }
 
+# The smoke suites in other engines (e2e/test_engines_*.py); the full suite stays in Chromium.
+# Exact versions, from bookworm-security and bookworm (`apt-cache policy firefox-esr webkit2gtk-driver`).
+FIREFOX_DEB_VERSION="153.8.0esr-1~deb12u1"
+ENGINE_DRIVERS="e2e/engines"
+
+ensure_firefox() {
+  # Debian's firefox-esr, driven headless over WebDriver BiDi by puppeteer-core (npm, exact pin in
+  # e2e/engines/package.json, its own lock: a test driver, not one of the site's assets).
+  if [ "$(dpkg-query -W -f='${Version}' firefox-esr 2>/dev/null)" != "$FIREFOX_DEB_VERSION" ]; then
+    step "installing Debian's firefox-esr $FIREFOX_DEB_VERSION"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "firefox-esr=$FIREFOX_DEB_VERSION"
+  fi
+  echo "firefox-esr $(dpkg-query -W -f='${Version}' firefox-esr)"
+  step "npm ci --ignore-scripts in $ENGINE_DRIVERS (puppeteer-core)"
+  npm ci --prefix "$ENGINE_DRIVERS" --ignore-scripts --no-audit --no-fund --loglevel=error
+}
+
 ensure_venv() {
   # Keyed by pyproject.toml: a dependency change builds a new venv; the old ones are pruned.
   local key pyver
