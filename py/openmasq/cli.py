@@ -77,6 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--detect-workers", type=_non_negative, default=None, metavar="N",
                        help="helper processes detecting names beside each request, on spare cores (default: one "
                             "per core beyond the first, at most 2; 0: none)")
+    proxy.add_argument("--allow-media", action="store_true",
+                       help="forward images, audio and remote image or document URLs as they come (the proxy cannot "
+                            "read them, so it cannot vouch for what they show or name); without it such a request is "
+                            "refused with 415. Inlined PDFs and text files are read and redacted either way")
     _model_arguments(proxy)
     add_deployment_arguments(proxy)
     proxy.set_defaults(run=_run_proxy)
@@ -216,7 +220,8 @@ def _run_proxy(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     model, model_name = _load_model(args)
     config = ProxyConfig(args.upstream, RedactOptions(level=args.level, mode=args.mode),
-                         detect_workers=args.detect_workers, model=model, model_name=model_name, **deployment)
+                         detect_workers=args.detect_workers, model=model, model_name=model_name,
+                         allow_media=args.allow_media, **deployment)
     serve(config, host=args.host, port=args.port, workers=args.workers)
     return 0
 

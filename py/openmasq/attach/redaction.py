@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..redact import Redaction, RedactionError, RedactOptions, SpanCache, Vault, pseudonymise
+from ..redact import Redaction, RedactionError, RedactOptions, SpanCache, Vault, pseudonymise, replay_for_model
 from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.pseudonymise import SpanSource
 from . import limits
@@ -71,9 +71,17 @@ def redact_file_name(name: str, vault: Vault, options: RedactOptions, *, model: 
     redaction = pseudonymise(words, vault, options, model=model)
     if not redaction.replacements or redaction.text == words:
         return stem + extension, redaction
-    separator = _separator_of(stem)
-    faked = redaction.text if separator == " " else separator.join(redaction.text.split())
+    # The values found are in the vault now: written into the name as it is spelled, each fake takes the
+    # separators of the value it replaces ("Marie_Dupont" -> "Lucie_Martin", "Contrat-cadre" untouched).
+    faked = replay_for_model(stem, redaction.vault, options)
+    if any(_squeezed(rep.value) in _squeezed(faked) for rep in redaction.replacements):
+        separator = _separator_of(stem)  # a spelling the replay does not match: the words, rejoined
+        faked = redaction.text if separator == " " else separator.join(redaction.text.split())
     return faked + extension, redaction
+
+
+def _squeezed(value: str) -> str:
+    return re.sub(r"[\W_]+", "", value).casefold()
 
 
 def _separator_of(stem: str) -> str:

@@ -37,6 +37,7 @@ from ..redact.caches import load_data
 from ..redact.pseudonymise import SpanSource
 from . import masking
 from .deploy_args import DEFAULT_SHUTDOWN_TIMEOUT, DEFAULT_UPSTREAM_TIMEOUT
+from .documents import DocumentRefused, MediaRefused
 from .metrics import Metrics
 from .pool import REPLY_TIMEOUT, DetectionPool, Job, auto_workers
 from .sessions import IDLE_SECONDS, SESSION_HEADER, Session, SessionError, SessionStore
@@ -88,6 +89,8 @@ class ProxyConfig:
     vault_store: str | None = None
     vault_keys: VaultKeys | None = None
     worker: int = 0  # this process's index among `openmasq proxy --workers N`
+    # Images, audio and remote media URLs forwarded as they came (`--allow-media`, unvouched); else refused (415).
+    allow_media: bool = False
 
 
 def resolve_upstream(value: str) -> str:
@@ -226,6 +229,14 @@ class Proxy:
                 log.warning("vault store: %s; nothing sent upstream", error.reason)
                 status = 409 if error.reason == "clash" else 503
                 return self._refuse(api, f"vault_{error.reason}", status, "vault_store_error", str(error))
+            except MediaRefused as error:
+                log.warning("refused a %s request with media (no --allow-media); nothing sent upstream", api)
+                return self._refuse(api, "media", error.status, "invalid_request_error", str(error))
+            except DocumentRefused as error:  # its message names the file and the reason, never its content
+                log.warning("refused a %s request with a document that cannot be read (%s); nothing sent upstream",
+                            api, error.reason)
+                kind = "request_too_large" if error.status == 413 else "invalid_request_error"
+                return self._refuse(api, f"document_{error.reason}", error.status, kind, str(error))
             except ShapeError as error:  # its message names fields and types, never values
                 log.warning("refused a %s request of unknown shape; nothing sent upstream", api)
                 return self._refuse(api, "shape", 400, "invalid_request_error",
@@ -300,11 +311,12 @@ class Proxy:
         self._redacting += 1
         started = time.perf_counter()
         try:
+            media = self.config.allow_media
             if inline:
                 return masking.redact_body(api, body, vault, self.config.options, session.spans, self.pool,
-                                           self.config.model)
+                                           self.config.model, allow_media=media)
             return await run_in_threadpool(masking.redact_body, api, body, vault, self.config.options,
-                                           session.spans, self.pool, self.config.model)
+                                           session.spans, self.pool, self.config.model, allow_media=media)
         finally:
             self._redacting -= 1
             self.metrics.observe("redaction", time.perf_counter() - started)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
+from ..attach import attachment_part, redact_file_name
 from ..chat.codecs import anthropic, openai
 from ..chat.codecs.rewrite import Feeder
 from ..redact import (
@@ -25,6 +26,7 @@ from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.lexicon import is_common_word
 from ..redact.parts import pseudonymise_parts
 from ..redact.pseudonymise import Parallel, SpanSource
+from .documents import AttachmentText, FileName, open_documents
 
 APIS = ("openai", "anthropic")
 StreamRewriter = openai.StreamRewriter | anthropic.StreamRewriter
@@ -52,10 +54,14 @@ class _Redactor:
         self.refaked = False  # a collision re-faked a value that an earlier text of the body may carry
 
     def __call__(self, value: str) -> str:
+        if isinstance(value, AttachmentText):
+            return self._attachment(value)
         if not value.strip():
             return value
         if isinstance(value, ParticipantName):
             return self._participant(value)
+        if isinstance(value, FileName):
+            return self._file_name(value)
         # Assistant turns come back restored, so they hold real values too: they go through the
         # same pass as user text (its vault step is the replay of reference 9.13).
         result = pseudonymise(value, self.vault, self.options, cache=self.cache, parallel=self.parallel,
@@ -80,8 +86,40 @@ class _Redactor:
         self._took(result)
         return result.text
 
+    def _attachment(self, document: AttachmentText) -> str:
+        """A document read from the body (documents.py): its text redacted like any text, then its name
+        as a file name, with what the text taught the vault."""
+        body = pseudonymise(document.body, self.vault, self.options, cache=self.cache, parallel=self.parallel,
+                            model=self.model) if document.body.strip() else None
+        if body is not None:
+            self._took(body)
+        return attachment_part(self._file_name(FileName(document.name)), body.text if body else document.body)
+
+    def _file_name(self, name: FileName) -> str:
+        faked, result = redact_file_name(str(name), self.vault, self.options, model=self.model)
+        self._took(result)
+        return faked
+
     def joint(self, values: list[str]) -> list[str]:
-        """Consecutive text parts of one message, redacted as the one text the model reads (walk.JointTextMap)."""
+        """Consecutive text parts of one message, redacted as the one text the model reads (walk.JointTextMap);
+        a document among them is redacted on its own, the texts around it as runs."""
+        if any(isinstance(value, AttachmentText) for value in values):
+            out: list[str] = []
+            run: list[str] = []
+            for value in [*values, None]:
+                if value is None or isinstance(value, AttachmentText):
+                    out += self._run(run)
+                    run = []
+                    if value is not None:
+                        out.append(self(value))
+                else:
+                    run.append(value)
+            return out
+        return self._run(values)
+
+    def _run(self, values: list[str]) -> list[str]:
+        if len(values) < 2:
+            return [self(value) for value in values]
         if not "".join(values).strip():
             return values
         parts, result = pseudonymise_parts(values, self.vault, self.options, cache=self.cache, parallel=self.parallel,
@@ -116,12 +154,15 @@ def _mark_participant_names(body: object) -> object:
 
 def redact_body(api: str, body: object, vault: Vault, options: RedactOptions,
                 cache: SpanCache | None = None, parallel: Parallel | None = None,
-                model: SpanSource | None = None) -> Masked:
-    """Every text the client sends, redacted; raises (RedactionError, ShapeError, …) rather
+                model: SpanSource | None = None, *, allow_media: bool = False) -> Masked:
+    """Every text the client sends, redacted, its inlined documents read into text first
+    (documents.py); raises (RedactionError, ShapeError, MediaRefused, DocumentRefused, …) rather
     than return a body with something unaccounted for. `vault` is not modified. `cache`: the
     session's detections of the texts it has sent before (its history comes back every turn);
     `parallel`: the DetectionPool, when the proxy has one (the same result, sooner); `model`:
-    the NER model's spans (None: rules only)."""
+    the NER model's spans (None: rules only); `allow_media`: images, audio and remote URLs go as
+    they came (`--allow-media`) instead of refusing the request."""
+    body = open_documents(api, body, allow_media=allow_media)
     if api == "openai":
         body = _mark_participant_names(body)
     start = vault

@@ -13,7 +13,9 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 # The only label values a counter accepts: anything else is counted as "other".
 APIS = ("openai", "anthropic")
 REFUSALS = ("invalid_json", "too_large", "shape", "redaction", "session", "vault_unavailable",
-            "vault_undecryptable", "vault_clash", "shutting_down")
+            "vault_undecryptable", "vault_clash", "shutting_down", "media", "document_unsupported",
+            "document_binary", "document_undecodable", "document_encrypted", "document_corrupt",
+            "document_no_text_layer", "document_too_large", "document_zip_bomb", "document_empty")
 STAGES = ("redaction", "vault", "total")
 
 
