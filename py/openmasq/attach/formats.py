@@ -55,7 +55,10 @@ def detect(data: bytes, name: str = "", media_type: str = "") -> str:
     media = media_type.split(";", 1)[0].strip().lower()
     ext = extension_of(name)
     head = data[:8]
-    if data.startswith(b"%PDF-") or (b"%PDF-" in data[:1024] and media != "text/plain"):
+    # A PDF may have bytes before its header (readers allow 1 kB): only when nothing says it is another kind.
+    unsaid = ext in ("", "pdf") and media in ("", "application/pdf", "application/octet-stream")
+    lead = unsaid and b"%PDF-" in data[:1024]
+    if data.startswith(b"%PDF-") or lead:
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return _zip_format(data, ext, media)
