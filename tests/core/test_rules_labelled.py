@@ -88,6 +88,7 @@ LABELLED = [
     ("Krankenversichertennummer A123456789", "A123456789", "record_id"),
     ("Número de afiliación 28 1234567840", "28 1234567840", "record_id"),
     ("ITIN 912-70-1234", "912-70-1234", "ssn"),
+    ("ssn is 531-84-02977 wait no", "531-84-02977", "ssn"),
     ("Belgian national number 85.07.30-033.28", "85.07.30-033.28", "record_id"),
     ("my license plate is 7ABC123", "7ABC123", "record_id"),
     ("numero di matricola 88123", "88123", "record_id"),

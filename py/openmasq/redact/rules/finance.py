@@ -1,7 +1,10 @@
 """Banking values: IBAN (mod-97, spaced or compact, one line-wrap tolerated), BIC/SWIFT after
-its keyword, and payment cards (Luhn and a known brand range)."""
+its keyword, and payment cards (Luhn and a known brand range). A wrong key still makes an IBAN or a
+card when the value is laid out as one (lower scores: IBAN_SHAPE_SCORE, CARD_SHAPE_SCORE)."""
 
 from __future__ import annotations
+
+import itertools
 
 from ...patterns import deferred
 from ..checksums import card_brand, iban_valid, luhn_valid
@@ -165,7 +168,32 @@ def _cards_in_groups(text: str, groups: list[tuple[int, int]]) -> list[Hit]:
         else:
             hits.append(Hit(groups[i][0], groups[end - 1][1], "card", 1.0))
             i = end
+    if not hits and _laid_out_as_a_card(text, groups, digits):
+        hits.append(Hit(groups[0][0], groups[3][1], "card", CARD_SHAPE_SCORE))
     return hits
+
+
+# A card number with a wrong digit is still the user's card when it is written as one: four groups of
+# four digits in a network's range ("5412 7534 1298 0061"), unless a word before it names another
+# thing ("order 4970 1012 3456 7891").
+CARD_SHAPE_SCORE = 0.7
+_OTHER_NUMBER_BEFORE = deferred(
+    r"(?i:order|commande|bestell|pedido|ordine|r[ée]f|invoice|facture|rechnung|factura|fattura|tracking|suivi|"
+    r"colis|parcel|sendung|ticket|serial|s[ée]rie|lot|batch|imei|ean|sku|isbn)"
+)
+
+
+def _laid_out_as_a_card(text: str, groups: list[tuple[int, int]], digits: list[str]) -> bool:
+    if len(groups) != 4 or any(len(group) != 4 for group in digits):
+        return False
+    if len({text[a[1] : b[0]] for a, b in itertools.pairwise(groups)}) != 1:
+        return False
+    if card_brand("".join(digits)) is None:
+        return False
+    after = groups[3][1]
+    if after < len(text) and text[after] in " -" and text[after + 1 : after + 2].isdigit():
+        return False
+    return _OTHER_NUMBER_BEFORE.search(text, max(0, groups[0][0] - 30), groups[0][0]) is None
 
 
 def _longest_card_from(digits: list[str], i: int) -> int | None:

@@ -38,7 +38,7 @@ _SHAPES: dict[str, str] = {
     # the compact form.
     "codice_fiscale": r"(?i:[A-Z0-9](?:[ ]?[A-Z0-9]){15})(?![\w])",
     "svnr": r"\d{2}[ ]?\d{6}[ ]?[A-Za-z][ ]?\d{3}(?![\w])",
-    "ssn": _digits(9, 9, " .-"),
+    "ssn": _digits(8, 10, " .-"),  # a digit dropped or doubled is still the number
     "nino": r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}(?:[ ]?[A-Da-d])?(?![\w])",
     "steuer_id": _digits(11, 11, " /"),
     "siren": _digits(9, 9, " ."),
