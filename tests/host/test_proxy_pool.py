@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import random
 import re
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,11 +152,14 @@ def test_passes_with_the_pool_give_the_text_and_vault_of_passes_alone(pool):
 
 
 def test_a_failure_while_waiting_still_reads_the_helpers_reply_so_the_next_text_gets_its_own(monkeypatch):
+    waiting_side_started = multiprocessing.get_context("fork").Event()  # shared with the forked helper
+
     def slow(view, known_names):
-        time.sleep(0.3)  # still at it when the waiting side starts its own work
+        waiting_side_started.wait(30)  # still at it when the waiting side starts its own work
         return detect_names_and_orgs(view, known_names)
 
     def failing(view):
+        waiting_side_started.set()
         raise RuntimeError("failed while waiting")
 
     monkeypatch.setitem(pool_module._JOBS, "names", slow)
