@@ -59,6 +59,23 @@ ensure_firefox() {
   npm ci --prefix "$ENGINE_DRIVERS" --ignore-scripts --no-audit --no-fund --loglevel=error
 }
 
+WEBKIT_DEB_VERSION="2.50.6-1~deb12u2"
+XVFB_DEB_VERSION="2:21.1.7-3+deb12u13"
+
+ensure_webkit() {
+  # Debian's WebKitGTK: WebKitWebDriver starts its MiniBrowser, driven by Selenium (pinned in
+  # pyproject.toml) on an Xvfb display the test starts (or xvfb-run's).
+  if [ "$(dpkg-query -W -f='${Version}' webkit2gtk-driver 2>/dev/null)" != "$WEBKIT_DEB_VERSION" ] \
+     || [ "$(dpkg-query -W -f='${Version}' xvfb 2>/dev/null)" != "$XVFB_DEB_VERSION" ]; then
+    step "installing Debian's webkit2gtk-driver $WEBKIT_DEB_VERSION and xvfb $XVFB_DEB_VERSION"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "webkit2gtk-driver=$WEBKIT_DEB_VERSION" "libwebkit2gtk-4.1-0=$WEBKIT_DEB_VERSION" \
+      "libjavascriptcoregtk-4.1-0=$WEBKIT_DEB_VERSION" "xvfb=$XVFB_DEB_VERSION" xauth
+  fi
+  echo "webkit2gtk-driver $(dpkg-query -W -f='${Version}' webkit2gtk-driver), xvfb $(dpkg-query -W -f='${Version}' xvfb)"
+}
+
 ensure_venv() {
   # Keyed by pyproject.toml: a dependency change builds a new venv; the old ones are pruned.
   local key pyver
