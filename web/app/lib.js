@@ -7,3 +7,6 @@ export {
 export * as Comlink from "../vendor/comlink.mjs";
 export { Marked } from "../vendor/marked.esm.js";
 export { default as DOMPurify } from "../vendor/purify.es.mjs";
+// Loaded on first need (a reply with code or math), not at boot.
+export const loadHighlighter = () => import("../vendor/highlight/index.mjs").then((m) => m.default);
+export const loadKatex = () => import("../vendor/katex/katex.mjs").then((m) => m.default);

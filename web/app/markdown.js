@@ -6,6 +6,53 @@ import { Marked, DOMPurify } from "./lib.js";
 
 const marked = new Marked({ gfm: true, breaks: true, async: false });
 
+// Math (issue 18): $...$ and \(...\) inline, $$...$$ and \[...\] displayed. The TeX is kept as the
+// text of a span or div whose class says which (fixed values: nothing of the TeX in an attribute); rich.js
+// typesets it once its text node holds the restored value. A dollar is math only the way pandoc reads it:
+// the opening one is followed by a non-space, the closing one follows a non-space and is not followed by
+// a digit, so "$5 and $10" stays prose.
+export const MATH_INLINE = "math-inline";
+export const MATH_DISPLAY = "math-display";
+const INLINE_DOLLAR = /^\$(?=[^\s$])((?:\\[^\n]|[^\\$\n])*?(?:\\[^\n]|[^\s\\$]))\$(?![\d$])/;
+const INLINE_PAREN = /^\\\(([\s\S]+?)\\\)/;
+const INLINE_DISPLAY = /^\$\$(?!\$)([^\n]+?)\$\$/;
+const BLOCK_DOLLARS = /^ {0,3}\$\$([\s\S]+?)\$\$[ \t]*(?:\n+|$)/;
+const BLOCK_BRACKETS = /^ {0,3}\\\[([\s\S]+?)\\\][ \t]*(?:\n+|$)/;
+// A dollar glued to a word or a number before it is a currency or a variable name ("US$5", "a$b").
+const GLUED = /[\p{L}\p{N}]$/u;
+
+const escapeText = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const mathBlock = {
+  name: "mathBlock",
+  level: "block",
+  start: (src) => src.match(/^ {0,3}(?:\$\$|\\\[)/m)?.index,
+  tokenizer(src) {
+    const found = BLOCK_DOLLARS.exec(src) || BLOCK_BRACKETS.exec(src);
+    if (found && found[1].trim()) return { type: "mathBlock", raw: found[0], tex: found[1].trim() };
+    return undefined;
+  },
+  renderer: (token) => `<div class="${MATH_DISPLAY}">${escapeText(token.tex)}</div>\n`,
+};
+
+const mathInline = {
+  name: "mathInline",
+  level: "inline",
+  start: (src) => src.match(/\$|\\\(/)?.index,
+  tokenizer(src, tokens) {
+    const display = INLINE_DISPLAY.exec(src);
+    if (display && display[1].trim()) return { type: "mathInline", raw: display[0], tex: display[1].trim(), display: true };
+    const paren = INLINE_PAREN.exec(src);
+    if (paren && paren[1].trim()) return { type: "mathInline", raw: paren[0], tex: paren[1].trim(), display: false };
+    const dollar = INLINE_DOLLAR.exec(src);
+    if (!dollar || GLUED.test(tokens.at(-1)?.raw ?? "")) return undefined;
+    return { type: "mathInline", raw: dollar[0], tex: dollar[1], display: false };
+  },
+  renderer: (token) => `<span class="${token.display ? MATH_DISPLAY : MATH_INLINE}">${escapeText(token.tex)}</span>`,
+};
+
+marked.use({ extensions: [mathBlock, mathInline] });
+
 // Only same-document images (data:/blob:) may load: a remote image URL built by the model would reach a
 // third party the moment it rendered. The CSP blocks it too; this says it.
 const SAFE_IMAGE = /^(data:image\/(png|gif|jpeg|webp);|blob:)/i;
@@ -52,7 +99,9 @@ export function renderRestoredOnly(text) {
     el.replaceWith(document.createTextNode(el.tagName === "IMG" ? el.getAttribute("alt") || "" : el.textContent));
   }
   for (const el of fragment.querySelectorAll("*")) {
+    const math = el.classList.contains(MATH_INLINE) ? MATH_INLINE : el.classList.contains(MATH_DISPLAY) ? MATH_DISPLAY : null;
     for (const attr of [...el.attributes]) el.removeAttribute(attr.name); // a code block's class names its language
+    if (math) el.className = math; // a fixed value: the TeX itself stays in the text
   }
   const box = document.createElement("div");
   box.append(fragment);

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import assets, bytecode, csp
+from . import assets, bytecode, csp, richtext
 
 STATE_FILE = ".openmasq-build.json"  # not part of the site: the server refuses dotfiles
 STATE_VERSION = 1
@@ -173,6 +173,12 @@ def vendor_entries(node_modules: Path, with_tests: bool) -> dict[str, Entry]:
                for src, dest in wanted.items()}
     d3_force = (node_modules / D3_FORCE[0]).read_text(encoding="utf-8")
     entries[D3_FORCE[1]] = Entry(data=D3_BARE_IMPORT.sub(r'from "./\1.mjs"', d3_force).encode())
+    try:  # highlight.js and KaTeX, wrapped as ES modules (richtext.py)
+        rich = richtext.rich_files(node_modules)
+    except richtext.MissingInput as error:
+        raise BuildError(str(error)) from None
+    for dest, item in rich.items():
+        entries[dest] = Entry(source=item) if isinstance(item, Path) else Entry(data=item)
     return entries
 
 

@@ -6,12 +6,15 @@
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
 import { t } from "../i18n.js";
 import { renderMarkdown, renderRestoredOnly, MODEL_LINK } from "../markdown.js";
-import { Dialog } from "./ui.js";
+import { enhanceReply, codeToCopy, copyText } from "../rich.js";
+import { Dialog, useToast } from "./ui.js";
 
 // Restored texts kept per reply: a streaming reply re-renders often and its earlier nodes do not change.
 const CACHE_MAX = 20_000;
 // The last bodies rendered and restored, by conversation and model text: the saved copy of a reply that
 // just finished streaming shows at once what its streaming copy showed (a 1 MB reply is not redone).
+// Kept as nodes and cloned: typeset math carries inline styles set through the CSSOM, which markup
+// re-parsed from innerHTML would lose to the CSP.
 const RENDERED = new Map();
 const RENDERED_MAX = 8;
 const renderedKey = (convId, wire) => `${convId}\u0000${wire}`;
@@ -21,9 +24,9 @@ export function isRendered(convId, wire) {
   return wire != null && RENDERED.has(renderedKey(convId, wire));
 }
 
-function keepRendered(convId, wire, markup) {
+function keepRendered(convId, wire, body) {
   RENDERED.delete(renderedKey(convId, wire));
-  RENDERED.set(renderedKey(convId, wire), markup);
+  RENDERED.set(renderedKey(convId, wire), body.cloneNode(true));
   while (RENDERED.size > RENDERED_MAX) RENDERED.delete(RENDERED.keys().next().value);
 }
 
@@ -67,10 +70,11 @@ export function ReplyBody({ api, convId, wire, text, onBusy }) {
   const cache = useRef(new Map());
   const job = useRef({ running: false, next: null });
   const [link, setLink] = useState(null);
+  const toast = useToast();
 
   useLayoutEffect(() => {
     if (isRendered(convId, wire)) {
-      ref.current.innerHTML = RENDERED.get(renderedKey(convId, wire));
+      ref.current.replaceChildren(...RENDERED.get(renderedKey(convId, wire)).cloneNode(true).childNodes);
       onBusy?.(false);
       return;
     }
@@ -89,14 +93,17 @@ export function ReplyBody({ api, convId, wire, text, onBusy }) {
         const box = document.createElement("div");
         if (source == null) {
           box.innerHTML = renderRestoredOnly(shown);
+          await enhanceReply(box);
         } else {
           box.innerHTML = renderMarkdown(source);
           try {
             await restoreTextNodes(api, convId, box, cache.current);
-            keepRendered(convId, source, box.innerHTML);
+            // Code and math from the restored text (rich.js); a newer streamed text cuts it short.
+            if (await enhanceReply(box, () => state.next !== null)) keepRendered(convId, source, box);
           } catch (err) { // locked, or the conversation went: the saved text, without any target
             console.warn("restore failed", err);
             box.innerHTML = renderRestoredOnly(shown);
+            await enhanceReply(box);
           }
         }
         if (ref.current) ref.current.replaceChildren(...box.childNodes);
@@ -108,6 +115,11 @@ export function ReplyBody({ api, convId, wire, text, onBusy }) {
   }
 
   const onClick = (e) => {
+    const code = codeToCopy(e.target, ref.current);
+    if (code !== null) {
+      copyText(code).then((ok) => toast(ok ? t("code.copied") : t("chat.copyFailed")));
+      return;
+    }
     const anchor = e.target.closest?.(`a[${MODEL_LINK}]`);
     if (!anchor || !ref.current?.contains(anchor)) return;
     e.preventDefault();
