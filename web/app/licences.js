@@ -13,6 +13,8 @@ export const LIBRARIES = [
   { name: "htm", version: "3.1.1", licence: "Apache-2.0", use: { fr: "Gabarits de l’interface", en: "Interface templates" } },
   { name: "marked", version: "18.2.1", licence: "MIT", use: { fr: "Rendu Markdown", en: "Markdown rendering" } },
   { name: "DOMPurify", version: "3.5.0", licence: "MPL-2.0 OR Apache-2.0", use: { fr: "Nettoyage du HTML", en: "HTML sanitising" } },
+  { name: "highlight.js", version: "11.12.0", licence: "BSD-3-Clause", use: { fr: "Coloration du code", en: "Code highlighting" } },
+  { name: "KaTeX", version: "0.19.1", licence: "MIT", use: { fr: "Formules mathématiques (et ses polices)", en: "Math typesetting (and its fonts)" } },
   { name: "Comlink", version: "4.4.2", licence: "Apache-2.0", use: { fr: "Échanges entre processus", en: "Worker messaging" } },
   { name: "idb-keyval", version: "6.3.0", licence: "Apache-2.0", use: { fr: "Stockage local", en: "Local storage" } },
   { name: "wllama", version: "3.13.0", licence: "MIT", use: { fr: "Modèle hors ligne (llama.cpp en wasm)", en: "Offline model (llama.cpp in wasm)" } },
