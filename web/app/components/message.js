@@ -171,7 +171,8 @@ function VersionSwitch({ version, onSwitch, disabled }) {
     <button type="button" class="icon-button small" disabled=${disabled || !version.previous}
       onClick=${() => onSwitch(-1)} aria-label=${t("chat.versionPrevious")} data-action="version-previous">
       <${Icon} name="chevronBack" size=${16} /></button>
-    <span class="version-number" aria-label=${label} data-testid="version">${version.number}/${version.count}</span>
+    <span class="version-number" aria-hidden="true" data-testid="version">${version.number}/${version.count}</span>
+    <span class="visually-hidden">${label}</span>
     <button type="button" class="icon-button small" disabled=${disabled || !version.next}
       onClick=${() => onSwitch(1)} aria-label=${t("chat.versionNext")} data-action="version-next">
       <${Icon} name="chevron" size=${16} /></button>
