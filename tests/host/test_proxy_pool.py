@@ -164,13 +164,18 @@ def test_a_failure_while_waiting_still_reads_the_helpers_reply_so_the_next_text_
 
     monkeypatch.setitem(pool_module._JOBS, "names", slow)
     slow_pool = DetectionPool(1)
+    answered: list[int] = []  # the jobs whose reply was read
+    reply = slow_pool._reply
+    slow_pool._reply = lambda helper, job_id, timeout: answered.append(job_id) or reply(helper, job_id, timeout)
     try:
         monkeypatch.setattr(pool_module, "prepare_pass", failing)
         with pytest.raises(RuntimeError, match="failed while waiting"):
             slow_pool.detect_spans(LONG, RedactOptions())
         monkeypatch.undo()
-        other = corpus_texts(1)[0]
+        other = " ".join(corpus_texts(6))  # long enough to be sent to the helper too
+        assert len(other) >= MIN_OFFLOAD_CHARS
         assert spans_alike(slow_pool.detect_spans(other, RedactOptions()), detect_spans(other, RedactOptions()))
+        assert answered == [0, 1]  # the failed text's reply was read, and the next text had the helper
         assert slow_pool.workers == 1
     finally:
         slow_pool.close()
