@@ -295,3 +295,15 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     assert "Reçu : " + MESSAGE in replies
     driver.save_screenshot(str(artifacts_dir / "webkit--offline.png"))
     mark("offline")
+
+    # The offline model: WebKit has no JSPI; a send to it says so plainly, and the page goes on.
+    click(driver, "[data-action=new-conversation]")
+    from selenium.webdriver.support.select import Select
+
+    Select(wait_for(driver, "[data-testid=provider-picker]")).select_by_value("local")
+    fill(driver, "#composer-input", "What is the capital of France?")
+    click(driver, "[data-action=send]")
+    said = wait_for(driver, "[data-role=assistant] .inline-error").text
+    assert "JSPI" in said and "WebKit" in said, said
+    driver.save_screenshot(str(artifacts_dir / "webkit--offline-model-unavailable.png"))
+    mark("local model said unavailable")

@@ -173,8 +173,21 @@ async function fetchModel() {
   return new Blob(parts);
 }
 
+/** Why the offline model cannot run in this browser, or null. wllama's build suspends wasm on
+ *  JS promises (JSPI, WebAssembly.Suspending): Chromium and Firefox have it, WebKit (Safari) has not, and
+ *  its build without JSPI is not shipped (issue 24). Said before anything is fetched. */
+function missingFeature() {
+  if (typeof WebAssembly?.Suspending !== "function") {
+    return "this browser lacks WebAssembly JSPI (WebAssembly.Suspending), which the offline model needs: " +
+      "Safari and other WebKit browsers do not have it yet; use a remote provider in this browser";
+  }
+  return null;
+}
+
 async function loadModel() {
   const started = performance.now();
+  const missing = missingFeature();
+  if (missing) throw new Error(missing);
   // The model first: when it is not downloaded, that is the error to show (wllama's files are in its group).
   const blob = await fetchModel();
   const { Wllama } = await import(WLLAMA_URL);
