@@ -185,3 +185,8 @@ def test_generated_dni_and_nie_are_found() -> None:
         text = f"DNI {dni} / NIE {nie}"
         assert spans_of(text, "dni") == located(text, dni)
         assert spans_of(text, "nie") == located(text, nie)
+
+
+def test_codice_fiscale_with_a_wrong_check_letter_is_still_found_by_its_layout() -> None:
+    text = "cognome,nome,cf\nEsposito,Gennaro,SPSGNR71C12F839U"
+    assert [s.value for s in detect_rules(text) if s.kind == "codice_fiscale"] == ["SPSGNR71C12F839U"]

@@ -19,7 +19,7 @@ from .rules.labelled import record_shaped
 from .spans import Span
 
 SOURCE = "context"
-SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8, "dob": 0.8, "location": 0.7}
+SCORES = {"person": 0.7, "record_id": 0.8, "username": 0.8, "dob": 0.8, "location": 0.7, "phone": 0.8}
 MAX_CELL_WORDS = 4
 MAX_HEADER_CHARS = 40
 
@@ -43,7 +43,8 @@ class Table:
 _ID_WORDS = frozenset({
     "id", "nr", "no", "n", "nº", "num", "number", "nummer", "numero", "matricola", "matricule", "matrikel",
     "personalnr", "personalnummer", "kundennr", "kundennummer", "mitgliedsnr", "badge", "tessera", "dni", "nie",
-    "nir", "ssn", "nino", "iban", "mrn", "ipp", "nhc", "pesel", "bsn",
+    "nir", "ssn", "nino", "iban", "mrn", "ipp", "nhc", "pesel", "bsn", "cf", "nif", "cpf", "curp", "ahv", "nss",
+    "nuss", "passport", "passeport", "pasaporte", "passaporto", "reisepass",
 })
 # A column of things' numbers, not of people's: "Order ID", "N° facture", "Produkt-Nr.".
 _THING_WORDS = frozenset({
@@ -88,6 +89,14 @@ _PLACE_WORDS = frozenset({
     "poblacion", "citta", "comune", "localita", "place of residence", "lieu", "lieu de residence",
 })
 _USER_WORDS = frozenset({"user", "username", "login", "utilisateur", "usuario", "utente", "benutzer", "handle"})
+# Headers of phone numbers: any cell of seven digits or more in a phone's characters is one, whatever the
+# phone library says of its range ("(415) 555-0193").
+_PHONE_WORDS = frozenset({
+    "phone", "telephone", "tel", "telefon", "telefono", "mobile", "mobil", "cell", "cellphone", "handy", "portable",
+    "cellulare", "movil", "gsm", "fax", "phone number", "numero de telephone", "telefonnummer", "numero di telefono",
+    "numero de telefono", "whatsapp",
+})
+_PHONE_CELL = deferred(r"\+?[\d ().\-/]{7,24}")
 
 _HEADER_WORD = deferred(r"[^\W_]+")
 _MD_ROW = deferred(r"^[ \t]*\|.*\|[ \t]*$", re.MULTILINE)
@@ -209,7 +218,7 @@ def _split_cells(offset: int, line: str, delimiter: str, *, edges: bool = False)
 
 def column_kind(header: str) -> str | None:
     """"person" (the cells are people), "name" (names of anything: a cell must look like a person's),
-    "record_id", "username", "dob", "location", or None for any other column."""
+    "record_id", "username", "dob", "location", "phone", or None for any other column."""
     words = [lexicon.lexicon_key(word) for word in _HEADER_WORD.findall(header)]
     if not words or len(header) > MAX_HEADER_CHARS:
         return None
@@ -226,6 +235,8 @@ def column_kind(header: str) -> str | None:
         return "dob"
     if phrase in _PLACE_WORDS:
         return "location"
+    if phrase in _PHONE_WORDS:
+        return "phone"
     if any(word in _ID_WORDS or word.endswith(("nr", "nummer")) for word in words):
         return "record_id"
     return None
@@ -238,6 +249,8 @@ def _fits(kind: str, cell: str) -> bool:
         return bool(_DATE_CELL.fullmatch(cell))
     if kind == "location":
         return 1 < len(cell) <= 40 and cell[0].isupper() and not any(ch.isdigit() for ch in cell)
+    if kind == "phone":
+        return bool(_PHONE_CELL.fullmatch(cell)) and sum(ch.isdigit() for ch in cell) >= 7
     if kind == "username":
         return 2 < len(cell) <= 40 and " " not in cell and any(ch.isalpha() for ch in cell)
     words = cell.split()

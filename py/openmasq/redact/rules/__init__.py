@@ -11,6 +11,7 @@ from ..spans import Span
 from ._base import Finder, Hit, run_finders
 from .address import find_addresses
 from .contact import find_contact, find_emails, find_phones
+from .corrections import echo_corrections
 from .dates import find_dates, find_dates_and_dobs, find_dobs
 from .finance import find_bics, find_cards, find_finance, find_ibans
 from .ids import (
@@ -53,8 +54,9 @@ FAMILIES: dict[str, tuple[Finder, ...]] = {
 
 
 def detect_rules(text: str) -> list[Span]:
-    """Every rule match in `text` (source "rule"), sorted by start then longest first."""
-    return run_finders(text, [finder for finders in FAMILIES.values() for finder in finders])
+    """Every rule match in `text` (source "rule"), sorted by start then longest first; a structured value
+    typed again, corrected, is found too (corrections.py)."""
+    return run_finders(text, [finder for finders in FAMILIES.values() for finder in finders], then=echo_corrections)
 
 
 def detect_contact(text: str) -> list[Span]:

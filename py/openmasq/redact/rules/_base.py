@@ -72,12 +72,17 @@ def to_spans(original: str, view: View, hits: Iterable[Hit]) -> list[Span]:
     ]
 
 
-def run_finders(text: str, finders: Iterable[Finder]) -> list[Span]:
-    """Run detectors over the normalised view of `text` and map their hits back."""
+def run_finders(
+    text: str, finders: Iterable[Finder], then: Callable[[str, list[Hit]], list[Hit]] | None = None,
+) -> list[Span]:
+    """Run detectors over the normalised view of `text` and map their hits back; `then` reads every hit
+    and adds its own (a pass over the others' results)."""
     view = make_view(text)
     hits: list[Hit] = []
     for finder in finders:
         hits.extend(finder(view.text))
+    if then is not None:
+        hits.extend(then(view.text, hits))
     return to_spans(text, view, hits)
 
 

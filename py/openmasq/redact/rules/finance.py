@@ -53,15 +53,19 @@ def find_ibans(text: str) -> list[Hit]:
     return hits
 
 
-# An IBAN with a wrong key is still the user's IBAN when it is written as one: a country's code in
-# capitals, its registered length, in groups of four ("DE44 5001 0517 5407 3249 32"). No order number
-# or reference is written so.
+# An IBAN with a wrong key is still the user's IBAN when it is written as one: a country's code, its
+# registered length, in groups of four in one case ("DE44 5001 0517 5407 3249 32", "at48 2011 ..."), or
+# compact in capitals with an all-digit account part. No order number or reference is written so.
 IBAN_SHAPE_SCORE = 0.75
-_IBAN_GROUPS = deferred(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
+_IBAN_GROUPS = deferred(
+    r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?|[a-z]{2}\d{2}(?: [a-z0-9]{4})+(?: [a-z0-9]{1,3})?"
+    # compact, in capitals, the account part all digits ("ES7621000813610123456789")
+    r"|[A-Z]{2}\d{12,32}(?![A-Za-z0-9])"
+)
 
 
 def _iban_laid_out(text: str, start: int, end: int) -> int:
-    expected = IBAN_LENGTHS.get(text[start : start + 2])
+    expected = IBAN_LENGTHS.get(text[start : start + 2].upper())
     m = _IBAN_GROUPS.match(text, start, end)
     if expected is None or m is None:
         return 0

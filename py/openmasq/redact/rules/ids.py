@@ -206,30 +206,32 @@ _REFERENCE_WORDS = deferred(
 )
 
 
-def _unreferenced(text: str, start: int) -> bool:
+def unreferenced(text: str, start: int) -> bool:
     return not keyword_before(_REFERENCE_WORDS, text, start, 30)
 
 
 def find_checked_ids(text: str) -> list[Hit]:
-    """Codice fiscale, SV-Nummer and K/L/M NIF (1.0); grouped Steuer-IDs, ABNs and numéros
-    fiscaux, CIFs and "IT" VAT numbers (0.9, not right after an order or invoice word)."""
+    """Codice fiscale (1.0, 0.75 with a wrong check letter), SV-Nummer and K/L/M NIF (1.0); grouped
+    Steuer-IDs, ABNs and numéros fiscaux, CIFs and "IT" VAT numbers (0.9, not right after an order or invoice word)."""
     hits: list[Hit] = []
     if _CF_PROBE.search(text):
-        hits += [Hit(m.start(), m.end(), "codice_fiscale", 1.0) for m in _CODICE_FISCALE.finditer(text)
-                 if codice_fiscale_valid(m.group(0))]
+        # The layout (a birth month's letter among them) is the codice fiscale's own: a wrong check letter
+        # still makes one, at a lower score.
+        hits += [Hit(m.start(), m.end(), "codice_fiscale", 1.0 if codice_fiscale_valid(m.group(0)) else 0.75)
+                 for m in _CODICE_FISCALE.finditer(text)]
     for m in near_long_numbers(text, _GROUPED_11, 11, 2):
-        if not _unreferenced(text, m.start()):
+        if not unreferenced(text, m.start()):
             continue
         if steuer_id_valid(m.group(0)):
             hits.append(Hit(m.start(), m.end(), "steuer_id", 0.9))
         elif abn_valid(m.group(0)):
             hits.append(Hit(m.start(), m.end(), "abn", 0.9))
     hits += [Hit(m.start(), m.end(), "tax_id", 0.9) for m in near_long_numbers(text, _FR_TAX_ID, 13, 2)
-             if fr_tax_id_valid(m.group(0)) and _unreferenced(text, m.start())]
+             if fr_tax_id_valid(m.group(0)) and unreferenced(text, m.start())]
     hits += [Hit(m.start(), m.end(), "svnr", 1.0) for m in near_long_numbers(text, _SVNR, 6, 6)
              if svnr_valid(m.group(0))]
     hits += [Hit(m.start(), m.end(), "cif", 0.9) for m in near_long_numbers(text, _CIF, 7, 3)
-             if cif_valid(m.group(0)) and _unreferenced(text, m.start())]
+             if cif_valid(m.group(0)) and unreferenced(text, m.start())]
     hits += [Hit(m.start(), m.end(), "nif", 1.0) for m in near_long_numbers(text, _NIF_KLM, 7, 3)
              if nif_klm_valid(m.group(0))]
     hits += [Hit(m.start(), m.end(), "vat", 1.0) for m in near_long_numbers(text, _IT_VAT, 11, 4)

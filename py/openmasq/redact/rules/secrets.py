@@ -386,13 +386,42 @@ def _is_identifier(value: str) -> bool:
 
 # A PIN after its label ("PIN 4821", "mon code PIN est le 0417", "Geheimzahl: 9930"): 4 to 8 digits; a
 # card's security code ("cvv 123"): 3 or 4.
+_PIN_WORDS = (
+    r"pin(?:[ -]?code| number)?|code (?:pin|secret|de (?:la |ma |ta |sa )?carte(?: bleue| bancaire)?)|geheimzahl|"
+    r"c[óo]digo pin|codice pin|digicode|t[üu]rcode|door code|gate code|c[óo]digo (?:de )?(?:la )?puerta|"
+    r"codice (?:del )?portone"
+)
 _PIN = deferred(
-    r"(?i:(?<![\w-])(?:(?:pin(?:[ -]?code| number)?|code (?:pin|secret)|geheimzahl|c[óo]digo pin|codice pin)"
-    r"(?=[ :=]{0,4}(?:is|est|c['’]est|ist|lautet|es|è|le|\d))"
+    r"(?i:(?<![\w-])(?:(?:" + _PIN_WORDS + r")"
+    # up to four words naming whose ("el pin de la tarjeta nueva es", "le code de la carte de mamie c'est")
+    r"(?:[ ]{1,3}[^\W\d_]{1,12}){0,4}?(?=[ :=]{0,4}(?:is|est|c['’]est|ist|lautet|es|è|le|\d))"
     r"|(?:cvv2?|cvc2?|cryptogramme|pr[üu]fnummer)(?=[ :=]{0,4}\d))"
     r"(?:[ ]{1,3}(?:is|est|c['’]est|ist|lautet|es|è)(?:[ ]le)?)?[ ]{0,3}[:=]?[ ]{0,3})"
-    r"(?P<value>\d{3,8})(?![\w.,/-])"
+    r"(?P<value>\d{3,8}[A-Z]?)(?![\w]|[.,/-]\d)"
 )
+# Backup and recovery codes after their label: every code of the list (digits in one or two groups).
+_BACKUP_LABEL = deferred(
+    r"(?i:(?:backup|recovery|2fa|two-factor)[ -]?codes?|codes? de (?:secours|r[ée]cup[ée]ration|sauvegarde)|"
+    r"backup-?codes|wiederherstellungs-?codes|c[óo]digos? de (?:respaldo|recuperaci[óo]n|seguridad)|"
+    r"codici (?:di )?(?:backup|recupero|emergenza))"
+)
+_BACKUP_CODE = deferred(
+    r"(?:[ \t:,;\-–—]|\n|[^\W\d_]{1,12}(?=[ :]))*(?P<code>\d{4,5}[ -]?\d{3,5}|\d{6,10})(?![\w]|[ -]\d)"
+)
+_BACKUP_CODES_MAX = 16
+
+
+def find_backup_codes(text: str) -> list[Hit]:
+    hits: list[Hit] = []
+    for label in _BACKUP_LABEL.finditer(text):
+        position = label.end()
+        for _ in range(_BACKUP_CODES_MAX):
+            m = _BACKUP_CODE.match(text, position)
+            if m is None or m.start("code") - position > 40:
+                break
+            hits.append(Hit(m.start("code"), m.end("code"), "password", 0.85))
+            position = m.end()
+    return hits
 
 
 def find_pins(text: str) -> list[Hit]:
@@ -407,6 +436,7 @@ def find_secrets(text: str) -> list[Hit]:
     """Every secret; a generic token is left out where a more specific secret covers it."""
     specific = (
         find_private_keys(text) + find_jwts(text) + find_apikeys(text) + find_passwords(text) + find_pins(text)
+        + find_backup_codes(text)
     )
     tokens = find_secret_assignments(text) + find_tokens(text)
     return specific + _not_covered(tokens, specific)
