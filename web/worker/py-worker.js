@@ -381,6 +381,8 @@ const api = {
   sendTimings: (id) => py("sendTimings", [id]),
   // the Mémoire (issue 6): one door for its methods (py/openmasq/worker/memory_api.py MEMORY_METHODS)
   memory: (method, args = []) => py(method, args),
+  // conversation backups (issue 18): exportConversations(ids|null, "json"|"md", labels, untitled), importConversations(text)
+  backup: (method, args = []) => py(method, args),
 
   // tests: the core suite inside this worker's own Pyodide (tests/pyodide/)
   runPytest: (config, onEvent) => runPytest(config, onEvent),

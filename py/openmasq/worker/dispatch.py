@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .app import App, AppError
+from .backup_api import BACKUP_METHODS, BackupApi
 from .memory_api import MEMORY_METHODS, memory_api
 
 # page method -> App method; the ones marked True take the page's event callback as last argument.
@@ -48,6 +49,8 @@ async def call(app: App, method: str, args_json: str, emit: Callable[[str], obje
     target: Any = app
     if method in MEMORY_METHODS:  # the Mémoire's methods (memory_api.py)
         target, (name, takes_events) = memory_api(app), (MEMORY_METHODS[method], False)
+    elif method in BACKUP_METHODS:  # conversation backups (backup_api.py)
+        target, (name, takes_events) = BackupApi(app), (BACKUP_METHODS[method], False)
     elif method in METHODS:
         name, takes_events = METHODS[method]
     else:

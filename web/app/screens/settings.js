@@ -5,6 +5,7 @@ import { useApp } from "../app.js";
 import { errorMessage } from "../components/ui.js";
 import { MemorySettingsPanel } from "../components/memory-settings.js";
 import { OfflineSettingsPanel } from "../components/offline-settings.js";
+import { BackupSettingsPanel } from "../components/backup-settings.js";
 
 const AUTOLOCK_CHOICES = [0, 1, 5, 15, 30, 60, 240];
 const THEMES = ["auto", "light", "dark"];
@@ -60,6 +61,8 @@ export function SettingsScreen() {
     </section>
 
     <${MemorySettingsPanel} />
+
+    <${BackupSettingsPanel} />
 
     <${OfflineSettingsPanel} />
 

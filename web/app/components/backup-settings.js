@@ -1,0 +1,101 @@
+// Settings → Conversations (issue 18, item 7): export every conversation of the account as JSON (for a
+// re-import; optionally passphrase-encrypted in the Mémoire export's file format) or as Markdown (for
+// reading), and import a JSON backup: what is already here is skipped and said, nothing is overwritten.
+// The decisions are py/openmasq/chat/backup.py's, reached through py-worker's `backup` door.
+import { html, useState } from "../lib.js";
+import { t } from "../i18n.js";
+import { useApp } from "../app.js";
+import { errorMessage } from "./ui.js";
+import { decryptText, download, encryptText, isEncrypted } from "./memory-api.js";
+
+const MIN_FILE_PASSPHRASE = 8;
+
+export function BackupSettingsPanel() {
+  const { api, toast } = useApp();
+  const [encrypt, setEncrypt] = useState(false);
+  const [passphrase, setPassphrase] = useState("");
+  const [pending, setPending] = useState(null); // an encrypted file waiting for its passphrase
+  const [importPass, setImportPass] = useState("");
+  const [error, setError] = useState("");
+  const [report, setReport] = useState(null);
+
+  const exportAs = async (fmt) => {
+    setError("");
+    if (fmt === "json" && encrypt && passphrase.length < MIN_FILE_PASSPHRASE) {
+      setError(t("accounts.tooShort", { n: MIN_FILE_PASSPHRASE }));
+      return;
+    }
+    try {
+      const labels = { user: t("chat.you"), assistant: t("chat.assistant") };
+      const file = await api.backup("exportConversations", [null, fmt, labels, t("backup.untitled")]);
+      const locked = fmt === "json" && encrypt;
+      const text = locked ? await encryptText(file.text, passphrase) : file.text;
+      download(locked ? file.name.replace(/\.json$/, ".enc.json") : file.name, text,
+        fmt === "json" ? "application/json" : "text/markdown");
+      toast(t("backup.exported", { n: file.count }));
+    } catch (err) { setError(errorMessage(err)); }
+  };
+  const importText = async (text) => {
+    const done = await api.backup("importConversations", [text]);
+    setReport(done);
+    toast(t("backup.imported", { n: done.added.length }));
+  };
+  const onFile = async (e) => {
+    setError("");
+    setReport(null);
+    const file = e.currentTarget.files?.[0];
+    e.currentTarget.value = "";
+    if (!file) return;
+    try {
+      const text = await file.text();
+      if (isEncrypted(text)) { setPending(text); return; }
+      await importText(text);
+    } catch (err) { setError(t("backup.importFailed", { error: errorMessage(err) })); }
+  };
+  const openEncrypted = async (e) => {
+    e.preventDefault();
+    try {
+      await importText(await decryptText(pending, importPass));
+      setPending(null);
+      setImportPass("");
+    } catch (err) {
+      setError(err?.name === "WrongPassphrase" ? t("memory.wrongFilePassphrase")
+        : t("backup.importFailed", { error: errorMessage(err) }));
+    }
+  };
+
+  return html`<section class="panel" aria-labelledby="set-backup" data-testid="backup-settings">
+    <h2 id="set-backup">${t("backup.title")}</h2>
+    <p class="help">${t("backup.warning")}</p>
+    <div class="row">
+      <button type="button" class="button" onClick=${() => exportAs("json")} data-action="backup-json">${t("backup.exportJson")}</button>
+      <button type="button" class="button" onClick=${() => exportAs("md")} data-action="backup-md">${t("backup.exportMarkdown")}</button>
+    </div>
+    <div class="check">
+      <input type="checkbox" id="backup-encrypt" checked=${encrypt} onChange=${(e) => setEncrypt(e.currentTarget.checked)} />
+      <label for="backup-encrypt">${t("memory.exportEncrypted")}</label>
+    </div>
+    ${encrypt ? html`<div class="field">
+      <label for="backup-pass">${t("memory.exportPassphrase")}</label>
+      <input id="backup-pass" type="password" autocomplete="new-password" value=${passphrase}
+        onInput=${(e) => setPassphrase(e.currentTarget.value)} />
+    </div>` : null}
+    <div class="field">
+      <label for="backup-file">${t("backup.import")}</label>
+      <input id="backup-file" type="file" accept=".json,application/json" onChange=${onFile} />
+    </div>
+    ${pending ? html`<form class="row" onSubmit=${openEncrypted}>
+      <label for="backup-import-pass">${t("memory.importPassphrase")}</label>
+      <input id="backup-import-pass" type="password" autocomplete="off" value=${importPass}
+        onInput=${(e) => setImportPass(e.currentTarget.value)} />
+      <button type="submit" class="button primary" data-action="backup-decrypt">${t("common.confirm")}</button>
+    </form>` : null}
+    ${report ? html`<div data-testid="backup-report" role="status">
+      <p>${t("backup.imported", { n: report.added.length })}</p>
+      ${report.skipped.length ? html`<p>${t("backup.skipped", { n: report.skipped.length })}</p>
+        <ul class="small">${report.skipped.map((s) => html`<li key=${s.id}>${s.title || t("backup.untitled")}
+          (${t(`backup.why.${s.why}`)})</li>`)}</ul>` : null}
+    </div>` : null}
+    ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
+  </section>`;
+}
