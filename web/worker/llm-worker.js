@@ -220,7 +220,7 @@ async function loadModel() {
 /** Threads for llama.cpp: wasm threads need a cross-origin isolated page (SharedArrayBuffer); wllama's
  *  own default (half the logical cores) gives one thread on a 2-core machine. */
 function threadCount() {
-  if (!self.crossOriginIsolated) return 1;
+  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return 1;
   return Math.max(1, Math.min(MAX_THREADS, navigator.hardwareConcurrency || 1));
 }
 

@@ -46,8 +46,10 @@ env.backends.onnx.wasm.wasmPaths = {
   mjs: new URL("ort-wasm-simd-threaded.mjs", VENDOR).href,
   wasm: new URL("ort-wasm-simd-threaded.wasm", VENDOR).href,
 };
-// Threads need SharedArrayBuffer, which only a cross-origin-isolated page has (COOP/COEP).
-const THREADS = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+// Threads need SharedArrayBuffer, which only a cross-origin-isolated page has (COOP/COEP); WebKitGTK 2.50
+// has none even when isolated (issue 24, measured), so both are asked.
+const SHARED_MEMORY = self.crossOriginIsolated && typeof SharedArrayBuffer === "function";
+const THREADS = SHARED_MEMORY ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
 env.backends.onnx.wasm.numThreads = THREADS;
 env.backends.onnx.wasm.proxy = false;
 // The NER model's own ORT (the same onnxruntime-web build, same wasm files).
