@@ -315,6 +315,9 @@ def test_scores_rank_validated_secrets_above_heuristics() -> None:
     ("Geheimzahl: 9930", "9930"),
     ("carta 4532 0151 1283 0366 scad 09/27 cvv 123", "123"),
     ("CVV: 123", "123"),
+    ("Backup-Codes für mein Konto:\n8812-4490\n3307-1185\nWo speicher ich die?", "3307-1185"),
+    ("mes codes de secours Google : 4829 1037, 5561 9024, 7713 4408. Je", "7713 4408"),
+    ("codici di backup: 58213940 71620385 09347216 — dove li salvo?", "71620385"),
 ])
 def test_password_said_in_a_sentence_and_a_pin_after_its_label_are_secrets(text: str, value: str) -> None:
     start = text.index(value)

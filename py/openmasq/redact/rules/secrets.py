@@ -406,7 +406,7 @@ _BACKUP_LABEL = deferred(
     r"codici (?:di )?(?:backup|recupero|emergenza))"
 )
 _BACKUP_CODE = deferred(
-    r"(?:[ \t:,;\-–—]|\n|[^\W\d_]{1,12}(?=[ :]))*(?P<code>\d{4,5}[ -]?\d{3,5}|\d{6,10})(?![\w]|[ -]\d)"
+    r"(?:[ \t:,;\-–—]|\n|[^\W\d_]{1,12}(?=[ :]))*(?P<code>\d{4,5}[ -]\d{3,5}(?![\w]|[ -]\d)|\d{6,10}(?![\w]))"
 )
 _BACKUP_CODES_MAX = 16
 
