@@ -105,6 +105,23 @@ def wait_for(driver: Any, selector: str, timeout_s: float = TIMEOUT_S) -> Any:
     return driver.find_element("css selector", selector)
 
 
+def wait_for_text(driver: Any, selector: str, text: str) -> str:
+    """The text of the first `selector` whose text has `text`, once there (its detail may come later)."""
+    found = driver.execute_async_script(
+        """const [selector, text, timeoutMs, done] = arguments;
+        const find = () => [...document.querySelectorAll(selector)].find((el) => el.innerText.includes(text));
+        if (find()) return done(find().innerText);
+        const timer = setTimeout(() => { observer.disconnect(); done(null); }, timeoutMs);
+        const observer = new MutationObserver(() => {
+            const el = find();
+            if (el) { clearTimeout(timer); observer.disconnect(); done(el.innerText); }
+        });
+        observer.observe(document, { subtree: true, childList: true, characterData: true });""",
+        selector, text, DEFAULT_TIMEOUT_MS)
+    assert found is not None, f"no {selector} saying {text!r}; the page says: {page_text(driver)[-600:]!r}"
+    return str(found)
+
+
 def page_text(driver: Any) -> str:
     return str(driver.execute_script("return document.body ? document.body.innerText : ''"))
 
@@ -303,7 +320,7 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     Select(wait_for(driver, "[data-testid=provider-picker]")).select_by_value("local")
     fill(driver, "#composer-input", "What is the capital of France?")
     click(driver, "[data-action=send]")
-    said = wait_for(driver, "[data-role=assistant] .inline-error").text
-    assert "JSPI" in said and "WebKit" in said, said
+    said = wait_for_text(driver, "[data-role=assistant] .inline-error", "JSPI")
+    assert "WebKit" in said, said
     driver.save_screenshot(str(artifacts_dir / "webkit--offline-model-unavailable.png"))
     mark("local model said unavailable")
