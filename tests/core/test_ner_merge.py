@@ -82,6 +82,25 @@ def test_a_lone_word_unknown_to_the_name_lists_or_a_place_is_no_person():
     assert values(spans) == [("Nadia", "person")]
 
 
+def test_a_person_span_loses_the_words_at_its_edges_that_belong_to_no_name():
+    text = "Perché Dante ha messo Francesca nel secondo cerchio? Surtout Dubois. Der Vorstandsvorsitzende kommt."
+    found = [raw(text, "Francesca nel", "per"), raw(text, "Surtout Dubois", "per"),
+             raw(text, "Der Vorstandsvorsitzende", "per")]
+    assert values(engine_spans(text, found)) == [("Francesca", "person"), ("Dubois", "person")]
+
+
+def test_an_initial_and_a_rare_surname_stay_at_the_edges_of_a_person_span():
+    text = "Le dossier de J. Martin et de Marie Przybyszewski."
+    found = [raw(text, "J. Martin", "per"), raw(text, "Marie Przybyszewski", "per")]
+    assert values(engine_spans(text, found)) == [("J. Martin", "person"), ("Marie Przybyszewski", "person")]
+
+
+def test_a_lone_everyday_word_in_lower_case_is_no_person_but_a_lower_case_first_name_is():
+    text = "when I run the job, c'est gagné, says karim"
+    found = [raw(text, "I run", "per"), raw(text, "gagné", "per"), raw(text, "karim", "per")]
+    assert values(engine_spans(text, found)) == [("karim", "person")]
+
+
 def test_a_famous_brand_or_country_is_no_entity_whatever_its_label():
     text = "Chez Orange, en France, avec Google Drive et Transports Delmas."
     found = [raw(text, "Orange", "per"), raw(text, "France", "loc"), raw(text, "Google Drive", "org"),
