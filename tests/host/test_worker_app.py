@@ -297,7 +297,7 @@ def test_listing_models_goes_through_the_egress_with_the_key() -> None:
         listing = json.dumps({"data": [{"id": "b-model"}, {"id": "a-model"}]}).encode()
         r.egress.then([Head(200, {"content-type": "application/json"}), Chunk(listing), End()])
         provider_id = await with_remote(r)
-        assert await r.app.list_models(provider_id) == {"ok": True, "models": ["a-model", "b-model"]}
+        assert await r.app.list_models(provider_id) == {"ok": True, "models": ["a-model", "b-model"], "names": {}}
         sent = r.egress.sent[-1]
         assert (sent.route, sent.spec["method"], sent.spec["url"]) == ("net", "GET", "http://127.0.0.1:9/v1/models")
         assert sent.spec["headers"]["authorization"] == f"Bearer {KEY}"

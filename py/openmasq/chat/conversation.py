@@ -74,6 +74,7 @@ class Message:
         """Assistant turns always replay; a user turn only when its redaction completed."""
         return self.role != "user" or self.redactions is not None
 
+    model: str | None = None  # assistant: the model that wrote the reply, as the provider was asked for it
 
 @dataclass
 class Fork:
@@ -143,6 +144,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
     if message.usage:
         doc["usage"] = dict(message.usage)
     for key in ("memory_noted_ids", "memory_updated_ids"):
+        "model": message.model,
         if getattr(message, key):
             doc[key] = list(getattr(message, key))
     if message.parent is not None:
@@ -222,7 +224,7 @@ def message_from_dict(value: object) -> Message:
                            _str(t, "wire_result", what))
                    for t in (_obj(item, "a tool use") for item in _list(doc.get("tool_uses", []), what))],
         interrupted=bool(doc.get("interrupted", False)), error=_opt_str(doc, "error", what),
-        usage={str(k): int(v) for k, v in usage.items()},
+        usage={str(k): int(v) for k, v in usage.items()}, model=_opt_str(doc, "model", what),
         memory_noted=_opt_int(doc, "memory_noted", what),
         memory_noted_ids=_str_list(doc, "memory_noted_ids", what),
         memory_updated_ids=_str_list(doc, "memory_updated_ids", what),

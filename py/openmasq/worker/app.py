@@ -5,6 +5,7 @@ extraction scheduled by memory/extract/schedule.py and the idle auto-lock."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from ..store import Provider, StateDocument
 from . import embeddings as ml
 from . import records as rec
 from .bridge import Egress, Host, Records, Timer
-from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, extraction_request, fetch_json
+from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, extraction_request, list_models
 from .local import local_shape
 from .providers import (
     LIST_TIMEOUT_MS,
@@ -60,6 +61,8 @@ PAGE_ACTIVITY_KINDS = ("activity", "left_conversation", "window_blur", "page_hid
 THEMES = ("auto", "light", "dark")
 UI_LANGS = ("fr", "en")
 INJECTION_POLICIES = ("all", "mention", "never")
+# A model name typed by the user for a conversation (providers' ids are far shorter).
+MODEL_NAME_MAX = 200
 # "What the model saw": the requests of this session kept per conversation (sends and memory
 # extraction), the oldest dropped past this many (each holds a whole request: history included).
 WIRE_LOG_MAX = 60
@@ -132,6 +135,10 @@ class App:
         self.timings: dict[str, dict[str, float]] = {}  # conversation id -> its last send's (drive.py)
         self.requests_sent: dict[str, list[dict[str, Any]]] = {}  # conversation id -> its requests (wire_log)
         self.last_activity = 0
+        # Issue 18: the provider the user adds and tests becomes the default. The address and key of
+        # the last successful test of an unsaved provider, and the providers saved without a test yet.
+        self._tested: tuple[str, str, str] | None = None
+        self._untested: set[str] = set()
         self._lock_timer: Timer | None = None
         self._plan_timer: Timer | None = None
         ml.attach(self)  # issue 7: on-device NER and the memory's embedding index (worker/embeddings.py)
@@ -166,6 +173,7 @@ class App:
         self.sending.clear()
         self.timings.clear()
         self.requests_sent.clear()
+        self._tested, self._untested = None, set()
         for timer in (self._lock_timer, self._plan_timer):
             if timer is not None:
                 timer.cancel()
@@ -252,7 +260,8 @@ class App:
                 "mode": s.mode, "level": s.level, "detect_lang": s.lang, "auto_extract": m.auto_extract,
                 "proposed_injection": m.proposed_injection, "default_provider": s.default_provider or LOCAL_ID,
                 "system_prompt": s.system_prompt, "keep": list(s.keep), "always_mask": list(s.coffre),
-                "tz_offset_minutes": s.tz_offset_minutes, "categories": dict(s.categories)}
+                "tz_offset_minutes": s.tz_offset_minutes, "categories": dict(s.categories),
+                "onboarded": account.app.onboarded}
 
     async def update_settings(self, patch: dict[str, Any]) -> dict[str, Any]:
         account = self.opened
@@ -261,6 +270,7 @@ class App:
             "lang": lambda v: setattr(s, "ui_lang", _choice(v, UI_LANGS, "lang")),
             "theme": lambda v: setattr(app, "theme", _choice(v, THEMES, "theme")),
             "autolock_minutes": lambda v: setattr(app, "autolock_minutes", _minutes(v)),
+            "onboarded": lambda v: setattr(app, "onboarded", bool(v)),
             "mode": lambda v: setattr(s, "mode", _choice(v, MODES, "mode")),
             "level": lambda v: setattr(s, "level", _choice(v, LEVELS, "level")),
             "detect_lang": lambda v: setattr(s, "lang", str(v)),
@@ -315,7 +325,23 @@ class App:
         else:
             document.providers[document.providers.index(existing)] = provider
         await self._save(rec.PROVIDERS)
-        return page_view(provider)
+        made_default = False
+        if self._tested == _tested_key(provider):
+            made_default = await self._make_default(provider.id)
+        elif existing is None:
+            self._untested.add(provider.id)  # a successful test of it (list_models) makes it the default
+        return {**page_view(provider), "made_default": made_default}
+
+    async def _make_default(self, provider_id: str) -> bool:
+        """The provider the user just added and tested answers new conversations (issue 18)."""
+        self._tested = None
+        self._untested.discard(provider_id)
+        settings = self.opened.document.settings
+        if settings.default_provider == provider_id:
+            return False
+        settings.default_provider = provider_id
+        await self._save(rec.SETTINGS)
+        return True
 
     async def remove_provider(self, provider_id: str) -> None:
         document = self.opened.document
@@ -340,26 +366,32 @@ class App:
             provider = provider_from_page(spec, existing, "test")
         except ProviderError as error:
             return {"ok": False, "error": {"kind": "bad_request", "message": str(error)}}
-        return await self._models_of(provider)
+        answer = await self._models_of(provider)
+        if answer["ok"]:
+            self._tested = _tested_key(provider)
+        return answer
 
     async def list_models(self, provider_id: str) -> dict[str, Any]:
         provider = self._provider(provider_id)
         if provider.id == LOCAL_ID:
-            return {"ok": True, "models": [provider.model]}
-        return await self._models_of(provider)
+            return {"ok": True, "models": [provider.model], "names": {}}
+        answer = await self._models_of(provider)
+        if answer["ok"] and provider.id in self._untested and await self._make_default(provider.id):
+            answer["made_default"] = True
+        return answer
 
     async def _models_of(self, provider: Provider) -> dict[str, Any]:
+        """The provider's models (ids sorted, display names when it gives them), or why it cannot list
+        them: the page then offers to type the model's name."""
         target = target_of(provider)
         if target.route == "net" and not self.egress.online():
             return {"ok": False, "error": {"kind": "offline", "message": "This device is offline."}}
-        doc, error = await fetch_json(self.egress, target, LIST_TIMEOUT_MS)
+        models, error = await list_models(self.egress, target, LIST_TIMEOUT_MS)
         if error is not None:
             return {"ok": False, "error": _error_view(error)}
-        try:
-            page = target.parse_models(doc)
-        except ValueError as problem:
-            return {"ok": False, "error": {"kind": "malformed", "message": str(problem)}}
-        return {"ok": True, "models": sorted(m.id for m in page.models)}
+        ids = sorted({m.id for m in models})
+        names = {m.id: m.name for m in models if m.name and m.name != m.id}
+        return {"ok": True, "models": ids, "names": names}
 
     # --- conversations ------------------------------------------------------------------------
 
@@ -418,7 +450,8 @@ class App:
         """title, mode (only before the first send: it is pinned then), memory_off, keep,
         always_mask, space, provider_id."""
         conv = self._conversation(conversation_id)
-        for key, value in patch.items():
+        # provider_id first: changing the provider resets the model, which the same patch may then set
+        for key, value in sorted(patch.items(), key=lambda item: item[0] != "provider_id"):
             _update_conversation_field(self, conv, key, value)
         await self._save_conversation(conv)
         return conversation_view(conv)
@@ -570,9 +603,13 @@ class App:
                           request=lambda r: on_event({"type": "request",
                                                       "entry": self._note_request(conv.id, "send", "message", r)}),
                           raw=lambda t: on_event({"type": "wire", "text": t}))
+        before = len(conv.messages)
         try:
             outcome = await drive_send(send_flow(inp), egress, target, hooks)
         finally:
+            for message in conv.messages[before:]:
+                if message.role == "assistant" and message.model is None:
+                    message.model = provider.model  # which model wrote it (issue 18: the page shows it)
             if self.account is account:  # not locked meanwhile: what streamed so far is kept
                 await self._save_conversation(conv)
         self.timings[conv.id] = egress.timings()
@@ -738,8 +775,12 @@ class App:
         return await self.send(conversation_id, text, on_event)
 
     def _provider_of(self, conv: Conversation) -> Provider:
+        """The provider that answers `conv`, with the model picked for it (issue 18), if any."""
         wanted = conv.provider or self.opened.document.settings.default_provider or LOCAL_ID
-        return next((p for p in self._providers() if p.id == wanted), local_provider())
+        provider = next((p for p in self._providers() if p.id == wanted), local_provider())
+        if conv.model and provider.id != LOCAL_ID:
+            return dataclasses.replace(provider, model=conv.model)
+        return provider
 
     # --- extraction ---------------------------------------------------------------------------
 
@@ -896,6 +937,25 @@ def _update_conversation_field(app: App, conv: Conversation, key: str, value: An
     elif key == "space":
         conv.space = None if value is None else str(value)
     elif key == "provider_id":
-        conv.provider = None if value is None else app._provider(str(value)).id
+        provider = None if value is None else app._provider(str(value)).id
+        if provider != conv.provider:
+            conv.model = None  # another provider's model name means nothing here (a "model" in the patch follows)
+        conv.provider = provider
+    elif key == "model":
+        conv.model = _model_name(value)
     else:
         raise AppError("BadRequest", f"unknown conversation field {key!r}")
+
+
+def _model_name(value: Any) -> str | None:
+    """A conversation's model: a provider's model id as listed or typed; None or "" for the provider's own."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value.strip()) > MODEL_NAME_MAX:
+        raise AppError("BadRequest", f"a model name is a text of at most {MODEL_NAME_MAX} characters")
+    return value.strip() or None
+
+
+def _tested_key(provider: Provider) -> tuple[str, str, str]:
+    """What a successful test proved works: the kind, the address and the key."""
+    return (provider.preset, provider.base_url.rstrip("/"), provider.api_key)

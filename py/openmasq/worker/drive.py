@@ -10,8 +10,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta
+from ..chat.codecs import ChatRequest, Done, ErrorEvent, HttpRequest, ModelInfo, StreamEvent, TextDelta
 from ..chat.codecs import Message as WireMessage
+from ..chat.codecs import ollama as ollama_codec
 from ..chat.codecs.errors import classify_http_error, network_error, timeout_error
 from ..chat.send import Answer, CallModel, FindNeighbours, PersistTurn, ReplyDelta, SendOutcome, Step
 from ..memory.extract import ExtractionOutcome, ModelCall, ModelReply
@@ -125,11 +126,12 @@ async def stream_events(egress: Egress, target: Target, request: ChatRequest, ca
             return
 
 
-async def fetch_json(egress: Egress, target: Target, timeout_ms: int) -> tuple[object, ErrorEvent | None]:
-    """A non-streamed GET (the model list): the decoded JSON, or the error it means."""
+async def fetch_json(egress: Egress, target: Target, timeout_ms: int,
+                     http: HttpRequest | None = None) -> tuple[object, ErrorEvent | None]:
+    """A non-streamed GET (the model list, by default): the decoded JSON, or the error it means."""
     import json
 
-    http = target.models_request()
+    http = http or target.models_request()
     stream = egress.open(target.route, spec_of(http, timeout_ms))
     head = await stream.next()
     if isinstance(head, Failure):
@@ -145,6 +147,44 @@ async def fetch_json(egress: Egress, target: Target, timeout_ms: int) -> tuple[o
         return json.loads(body.decode("utf-8", "replace")), None
     except ValueError:
         return None, ErrorEvent("malformed", "The provider's answer is not JSON.", head.status)
+
+
+# Anthropic pages its list 100 models at a time; no provider has anywhere near this many pages.
+MAX_MODEL_PAGES = 20
+
+
+async def list_models(egress: Egress, target: Target, timeout_ms: int) -> tuple[list[ModelInfo], ErrorEvent | None]:
+    """Every model the provider lists: each page of Anthropic's list; for an OpenAI-compatible server
+    whose /models is missing (404), Ollama's own /api/tags. A page that is not a model list is an
+    error of kind "malformed"."""
+    models: list[ModelInfo] = []
+    after: str | None = None
+    for _ in range(MAX_MODEL_PAGES):
+        doc, error = await fetch_json(egress, target, timeout_ms, target.models_request(after))
+        if error is not None:
+            if not models and target.may_be_ollama and error.status == 404:
+                return await _ollama_tags(egress, target, timeout_ms, error)
+            return models, error
+        try:
+            page = target.parse_models(doc)
+        except ValueError as problem:
+            return models, ErrorEvent("malformed", str(problem))
+        models.extend(page.models)
+        if not page.next_after or page.next_after == after:
+            break
+        after = page.next_after
+    return models, None
+
+
+async def _ollama_tags(egress: Egress, target: Target, timeout_ms: int,
+                       first: ErrorEvent) -> tuple[list[ModelInfo], ErrorEvent | None]:
+    doc, error = await fetch_json(egress, target, timeout_ms, target.ollama_tags_request())
+    if error is not None:
+        return [], first  # not Ollama either: the error of the list asked first is the one to show
+    try:
+        return list(ollama_codec.parse_tags(doc).models), None
+    except ValueError:
+        return [], first
 
 
 # --- the send flow ----------------------------------------------------------------------------

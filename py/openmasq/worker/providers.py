@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from ..chat.codecs import ChatRequest, HttpRequest, StreamEvent
 from ..chat.codecs import anthropic as anthropic_codec
+from ..chat.codecs import ollama as ollama_codec
 from ..chat.codecs import openai as openai_codec
 from ..chat.codecs.models import ModelPage
 from ..store import Provider
@@ -63,10 +64,19 @@ class Target:
         return openai_codec.build_request(request, self.base_url, self.api_key, max_tokens_field=field,
                                           stream_usage=self.kind != "local")
 
-    def models_request(self) -> HttpRequest:
+    def models_request(self, after: str | None = None) -> HttpRequest:
+        """The model list, or its page after the model `after` (Anthropic pages its list)."""
         if self.api == "anthropic":
-            return anthropic_codec.build_models_request(self.base_url, self.api_key, browser=True)
+            return anthropic_codec.build_models_request(self.base_url, self.api_key, after=after, browser=True)
         return openai_codec.build_models_request(self.base_url, self.api_key)
+
+    @property
+    def may_be_ollama(self) -> bool:
+        """An OpenAI-compatible server that may answer Ollama's own list when /models is missing."""
+        return self.kind == "compatible"
+
+    def ollama_tags_request(self) -> HttpRequest:
+        return ollama_codec.build_tags_request(self.base_url)
 
     def parse_models(self, doc: object) -> ModelPage:
         if self.api == "anthropic":

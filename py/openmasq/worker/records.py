@@ -26,9 +26,10 @@ class AppSettings:
 
     theme: str = "auto"  # auto | light | dark
     autolock_minutes: int = 15  # 0: never
+    onboarded: bool = False  # the first run's choice of a model was made (issue 18)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"theme": self.theme, "autolock_minutes": self.autolock_minutes}
+        return {"theme": self.theme, "autolock_minutes": self.autolock_minutes, "onboarded": self.onboarded}
 
 
 @dataclass
@@ -99,7 +100,8 @@ def load_records(texts: dict[str, str]) -> Loaded:
     assembled = _assemble_document(parts, unreadable)
     app_doc = base.get("app", {}) if isinstance(base.get("app"), dict) else {}
     app = AppSettings(theme=str(app_doc.get("theme", "auto")),
-                      autolock_minutes=_int(app_doc.get("autolock_minutes"), 15))
+                      autolock_minutes=_int(app_doc.get("autolock_minutes"), 15),
+                      onboarded=app_doc.get("onboarded") is True)
     return Loaded(assembled, app, unreadable)
 
 

@@ -67,7 +67,7 @@ def message_view(message: Message) -> dict[str, Any]:
         "id": message.id, "role": message.role, "text": message.content, "created": message.at,
         "pending": message.pending, "interrupted": message.interrupted, "error": message.error,
         "draft": is_draft(message), "spans": spans_of(message) if message.role == "user" else [],
-        "wire": wire, "caption": caption_of(message),
+        "wire": wire, "caption": caption_of(message), "model": message.model,
         "tools": [{"name": t.name, "arguments": t.arguments, "wire_arguments": t.wire_arguments,
                    "wire_result": t.wire_result} for t in message.tool_uses],
     }
@@ -78,7 +78,7 @@ def conversation_summary(conv: Conversation) -> dict[str, Any]:
     return {
         "id": conv.id, "title": conv.title, "space": conv.space, "created": conv.created_at,
         "updated": conv.updated_at, "messages": len(conv.messages), "mode": conv.vault.mode,
-        "provider_id": conv.provider, "memory_off": conv.memory_off,
+        "provider_id": conv.provider, "model": conv.model, "memory_off": conv.memory_off,
         "preview": plain_text(last.content) if last else "",
     }
 
