@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from openmasq.store import StateVersionError, document_from_json, migrate
-from openmasq.store.migrations import LATEST_VERSION, v1_to_v2, v2_to_v3
+from openmasq.store.migrations import LATEST_VERSION, v1_to_v2, v2_to_v3, v3_to_v4
 
 
 def v1_document(tokens: bool) -> dict[str, Any]:
@@ -38,8 +38,15 @@ def test_v2_to_v3_makes_each_conversation_one_branch() -> None:
     assert [m["id"] for m in conv["messages"]] == ["u1"]
 
 
+def test_v3_to_v4_changes_nothing_but_the_number_an_older_build_refuses() -> None:
+    doc = v2_to_v3(v1_to_v2(v1_document(False)))
+    before = copy.deepcopy(doc["conversations"])
+    after = v3_to_v4(doc)
+    assert after["version"] == 4 and after["conversations"] == before
+
+
 def test_the_chain_reaches_the_latest_version() -> None:
-    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 3
+    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 4
 
 
 def test_migrating_does_not_touch_the_callers_document() -> None:

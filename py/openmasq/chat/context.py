@@ -19,7 +19,7 @@ def estimate_tokens(text: str) -> int:
 
 def message_tokens(message: Message) -> int:
     calls = sum(estimate_tokens(c.name) + estimate_tokens(c.arguments) for c in message.tool_calls)
-    return estimate_tokens(message.content) + calls + MESSAGE_OVERHEAD_TOKENS
+    return sum(estimate_tokens(text) for text in message.texts) + calls + MESSAGE_OVERHEAD_TOKENS
 
 
 def trim_history(

@@ -37,6 +37,21 @@ class ToolUse:
     wire_result: str
 
 
+@dataclass(frozen=True)
+class AttachedFile:
+    """A file sent with a user turn (issue 20): its REAL name and extracted text (stored encrypted with
+    the conversation, replayed through the vault on later turns), and what the model received for it."""
+
+    name: str  # as the user gave it
+    format: str  # attach.FORMATS ("pdf", "docx", ...)
+    size: int  # bytes of the file as given
+    text: str  # REAL: the text read from it (attach.Extracted.text)
+    wire_name: str  # the name it went under: faked where it held personal data
+    wire: str = ""  # the text part exactly as sent ("[Attachment: <wire_name>]" and the redacted text)
+    kind: str = "document"  # "document"; "image" once OCR exists (chat/attachments.py)
+    warnings: tuple[str, ...] = ()  # what the reader said (pages without a text layer, ...)
+
+
 @dataclass
 class Message:
     id: str
@@ -59,6 +74,7 @@ class Message:
     interrupted: bool = False  # the stream stopped before the model finished: partial reply kept
     error: str | None = None  # why the turn failed or stopped (an error kind)
     usage: dict[str, int] = field(default_factory=dict)
+    model: str | None = None  # assistant: the model that wrote the reply, as the provider was asked for it
     # Explicit-ask feedback on the assistant reply (reference 1.4).
     memory_noted: int | None = None
     memory_noted_ids: list[str] = field(default_factory=list)
@@ -68,13 +84,13 @@ class Message:
     # Only for a turn of another version (Conversation.branches): the id of the message it follows,
     # "" for a first turn (chat/branches.py). None on the active path, where the order says it.
     parent: str | None = None
+    attachments: list[AttachedFile] = field(default_factory=list)  # user: files sent with the turn
 
     @property
     def replayable(self) -> bool:
         """Assistant turns always replay; a user turn only when its redaction completed."""
         return self.role != "user" or self.redactions is not None
 
-    model: str | None = None  # assistant: the model that wrote the reply, as the provider was asked for it
 
 @dataclass
 class Fork:
@@ -128,6 +144,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "wire_memory": message.wire_memory, "memory_used": message.memory_used,
         "error": message.error, "memory_noted": message.memory_noted,
         "reasoning": message.reasoning or None, "context_dropped": message.context_dropped or None,
+        "model": message.model,
     }
     doc.update({key: value for key, value in optional.items() if value is not None})
     flags = {"pending": message.pending, "interrupted": message.interrupted,
@@ -144,12 +161,30 @@ def message_to_dict(message: Message) -> dict[str, Any]:
     if message.usage:
         doc["usage"] = dict(message.usage)
     for key in ("memory_noted_ids", "memory_updated_ids"):
-        "model": message.model,
         if getattr(message, key):
             doc[key] = list(getattr(message, key))
     if message.parent is not None:
         doc["parent"] = message.parent
+    if message.attachments:
+        doc["attachments"] = [attached_to_dict(a) for a in message.attachments]
     return doc
+
+
+def attached_to_dict(attached: AttachedFile) -> dict[str, Any]:
+    doc: dict[str, Any] = {"name": attached.name, "format": attached.format, "size": attached.size,
+                           "text": attached.text, "wire_name": attached.wire_name, "wire": attached.wire,
+                           "kind": attached.kind}
+    if attached.warnings:
+        doc["warnings"] = list(attached.warnings)
+    return doc
+
+
+def attached_from_dict(value: object, what: str) -> AttachedFile:
+    doc = _obj(value, f"{what}: an attachment")
+    size = _opt_int(doc, "size", what)
+    return AttachedFile(_str(doc, "name", what), _str(doc, "format", what), size or 0, _str(doc, "text", what),
+                        _str(doc, "wire_name", what), _str(doc, "wire", what, ""), _str(doc, "kind", what, "document"),
+                        tuple(_str_list(doc, "warnings", what)))
 
 
 def _obj(value: object, what: str) -> Mapping[str, Any]:
@@ -231,6 +266,7 @@ def message_from_dict(value: object) -> Message:
         memory_noted_pending=bool(doc.get("memory_noted_pending", False)),
         memory_noted_failed=bool(doc.get("memory_noted_failed", False)),
         parent=_opt_str(doc, "parent", what),
+        attachments=[attached_from_dict(a, what) for a in _list(doc.get("attachments", []), what)],
     )
 
 

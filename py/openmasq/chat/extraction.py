@@ -10,16 +10,17 @@ from ..memory.dedupe import auto_clean
 from ..memory.extract import ExtractionInput, ExtractionMessage, ExtractionOutcome
 from ..memory.model import MemoryStore
 from ..redact import RedactOptions
+from .attachments import replay_text
 from .conversation import Conversation
 
 
 def extraction_input(conv: Conversation, store: MemoryStore, options: RedactOptions, *, now: int,
                      new_id: Callable[[], str], explicit: bool | None = None, ui_language: str = "fr"
                      ) -> ExtractionInput:
-    """What run_extraction reads of `conv`: its messages (real text, redaction counts and span
-    kinds), its watermark and vault, the conversation's send options."""
+    """What run_extraction reads of `conv`: its messages (real text with the files a turn sent,
+    redaction counts and span kinds), its watermark and vault, the conversation's send options."""
     messages = [
-        ExtractionMessage(m.id, m.role, m.content, m.redactions, tuple(k for _, k in m.redacted_spans), m.pending)
+        ExtractionMessage(m.id, m.role, replay_text(m), m.redactions, tuple(k for _, k in m.redacted_spans), m.pending)
         for m in conv.messages
     ]
     return ExtractionInput(conv.id, messages, conv.memory_watermark, conv.vault, store, now, new_id,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..attach import Attachment, Redacted, redact_with_attachments
 from ..memory.extract.run import carries_real_value, real_values
 from ..memory.model import MemoryStore
 from ..memory.ops import note_title
@@ -35,6 +36,7 @@ from ..redact import (
 )
 from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.spans import Span
+from .attachments import TurnAttachment, attached_file, replayed_parts, spans_by_text, wire_part
 from .branches import replayable_turns
 from .codecs import (
     ChatRequest,
@@ -126,6 +128,10 @@ class SendInput:
     # A new reply to the conversation's last message, a user turn (regenerate, issue 18): that turn is
     # redacted again as the new message and keeps its place and id; `text` must be its content.
     again: bool = False
+    # Files sent with `text` (issue 20): redacted before it with the same vault, each a text part.
+    attachments: tuple[TurnAttachment, ...] = ()
+    # The masking the preview showed in each file's text (masked_spans of its pass), as expected_spans.
+    expected_attachment_spans: tuple[tuple[tuple[int, int, str], ...], ...] | None = None
 
 
 @dataclass
@@ -201,7 +207,8 @@ def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOpt
     """Past turns as the model sees them, alternating (branches.replayable_turns: a user turn only
     when its redaction completed and a reply with text answered it), through the send's own
     substitution (replay_for_model, which records spelling variants in `vault`: pass the working copy)."""
-    return [WireMessage(m.role, replay_for_model(m.content, vault, options))
+    return [WireMessage(m.role, replay_for_model(m.content, vault, options),
+                        parts=replayed_parts(m, vault, options) if m.role == "user" else ())
             for m in replayable_turns(list(messages))]
 
 
@@ -209,7 +216,7 @@ def request_texts(request: ChatRequest) -> list[str]:
     """Every text a request carries to the model."""
     texts = [request.system]
     for message in request.messages:
-        texts.append(message.content)
+        texts.extend(message.texts)
         texts.extend(call.arguments for call in message.tool_calls)
     return texts
 
@@ -400,33 +407,59 @@ def _blocked(conv: Conversation, user: Message, reason: str, again: bool = False
 # word of the typed text): the bound only keeps a bug from looping.
 
 
-def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[WireMessage], Redaction]:
-    """The memory block, the history replay and the typed text's redaction, on a copy of the
-    conversation's vault (changes nothing): what send_flow sends and preview_typed shows."""
+def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[WireMessage], Redacted]:
+    """The memory block, the history replay, then the turn's files and its typed text (reference
+    6.8: attachments before the message, one vault), on a copy of the conversation's vault (changes
+    nothing): what send_flow sends and preview_turn shows."""
     conv = inp.conversation
     selection = select(inp, options)
     text_options = replace(named_in_typed_text(inp, options), spans=inp.text_spans)
+    files = [Attachment(a.name, a.extracted) for a in inp.attachments]
+    found = spans_by_text(inp.attachments)
+    model = (lambda text: found.get(text, ())) if found else None
     vault = conv.vault.copy()
     for _ in range(MAX_COLLISION_ROUNDS):
         block, working = redact_memory_block(selection, vault.copy(), options)
         history = replay_history(list(conv.messages), working, options)
-        redaction = pseudonymise(inp.text, working, text_options)
-        if not redaction.refaked:
-            return block, history, redaction
-        vault = redaction.vault
+        if files:
+            redacted = redact_with_attachments(files, inp.text, working, options, text_options=text_options,
+                                               model=model)
+        else:
+            redacted = Redacted((), pseudonymise(inp.text, working, text_options))
+        if not redacted.message.refaked:
+            return block, history, redacted
+        vault = redacted.vault
     raise RedactionError("collisions between real values and substitutes did not settle")
 
 
-def preview_typed(inp: SendInput) -> Redaction:
-    """The composer's preview: the typed text's redaction exactly as a send of it now would make
-    it (same selection, options, history replay and vault state). Raises what the send would
-    fail closed on."""
+def preview_turn(inp: SendInput) -> Redacted:
+    """The composer's preview: the files' and the typed text's redaction exactly as a send of them
+    now would make it (same selection, options, history replay and vault state). Raises what the
+    send would fail closed on."""
     return _redact_turn(inp, conversation_options(inp.conversation, inp.options))[2]
+
+
+def preview_typed(inp: SendInput) -> Redaction:
+    """The typed text's part of preview_turn."""
+    return preview_turn(inp).message
+
+
+def attachment_signature(redacted: Redacted) -> tuple[tuple[tuple[int, int, str], ...], ...]:
+    """What a turn's redaction masks in each of its files, as the preview shows it and the send checks it."""
+    return tuple(masked_spans(a.text) for a in redacted.attachments)
 
 
 def masked_spans(redaction: Redaction) -> tuple[tuple[int, int, str], ...]:
     """What a redaction masks in the typed text, as the preview shows it and the send checks it."""
     return tuple(sorted((rep.start, rep.end, rep.kind) for rep in redaction.replacements))
+
+
+def _masks_otherwise(inp: SendInput, redacted: Redacted) -> bool:
+    """The send would mask otherwise than the composer's preview showed (when it showed one)."""
+    if inp.expected_spans is not None and masked_spans(redacted.message) != inp.expected_spans:
+        return True
+    expected = inp.expected_attachment_spans
+    return expected is not None and attachment_signature(redacted) != expected
 
 
 def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
@@ -449,15 +482,17 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     options = conversation_options(conv, inp.options)
     user = _answered_again(conv, inp) if inp.again else Message(inp.new_id(), "user", inp.text, at=inp.now)
     try:
-        block, history, redaction = _redact_turn(inp, options)
+        block, history, redacted = _redact_turn(inp, options)
+        parts = tuple(wire_part(a, r) for a, r in zip(inp.attachments, redacted.attachments, strict=True))
     except Exception as error:  # fail closed: nothing is yielded
         return _blocked(conv, user, type(error).__name__, inp.again)
-    if inp.expected_spans is not None and masked_spans(redaction) != inp.expected_spans:
+    redaction = redacted.message
+    if _masks_otherwise(inp, redacted):
         if inp.again:
             conv.messages.append(user)  # back in its place, unchanged
         return SendOutcome("stale", "the masking changed since the preview", user)
     vault = redaction.vault
-    current = [WireMessage("user", redaction.text)]
+    current = [WireMessage("user", redaction.text, parts=parts)]
     system = "\n\n".join(part for part in (inp.system_prompt, block.wire) if part)
     tools = (ToolSpec(**memory_search_tool(inp.lang)),) if search_tool_offered(
         inp.store, scope=conv.space, memory_off=conv.memory_off) else ()
@@ -468,8 +503,10 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
         return _blocked(conv, user, "a real value reached the request", inp.again)
 
     user.error = None  # a turn answered again was a draft or had failed: it is sent now
-    user.redactions = len(redaction.replacements)
-    user.redacted_spans = [(rep.value, rep.kind) for rep in redaction.replacements]
+    replacements = [rep for a in redacted.attachments for rep in a.text.replacements] + list(redaction.replacements)
+    user.redactions = len(replacements)
+    user.redacted_spans = [(rep.value, rep.kind) for rep in replacements]
+    user.attachments = [attached_file(a, r) for a, r in zip(inp.attachments, redacted.attachments, strict=True)]
     user.wire = redaction.text
     user.wire_memory = block.wire or None
     user.context_dropped = dropped
@@ -477,7 +514,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     conv.messages.append(user)
     conv.updated_at = max(conv.updated_at, inp.now)
     if not conv.title:
-        conv.title = note_title(inp.text)
+        conv.title = note_title(inp.text or " ".join(a.name for a in inp.attachments))
     yield PersistTurn(conv, user)
 
     used = list(block.selection.used_ids) if block.wire else []

@@ -42,7 +42,16 @@ def v2_to_v3(doc: Doc) -> Doc:
     return doc
 
 
-MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3]
+def v3_to_v4(doc: Doc) -> Doc:
+    """Version 4 keeps the files sent with a user turn in its message's `attachments` (their real
+    text, encrypted with the rest; issue 20). Nothing to change in a version 3 document: the number
+    is the point again, so that a version 3 build refuses the record instead of saving it back
+    without the attachments."""
+    doc["version"] = 4
+    return doc
+
+
+MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3, v3_to_v4]
 LATEST_VERSION = FIRST_VERSION + len(MIGRATIONS)
 
 

@@ -12,7 +12,7 @@ from .scripted import (
     last_user_text,
     tool_results,
 )
-from .workspace import SentTurn, WireRecord, Workspace, appears_in
+from .workspace import SentTurn, WireRecord, Workspace, appears_in, attached
 
 __all__ = [
     "CallTool",
@@ -23,6 +23,7 @@ __all__ = [
     "WireRecord",
     "Workspace",
     "appears_in",
+    "attached",
     "facts",
     "last_user_text",
     "tool_results",

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..attach import extract as read_file
+from ..chat.attachments import TurnAttachment
 from ..chat.codecs import ChatRequest, StreamEvent
 from ..chat.codecs.openai import request_body
 from ..chat.conversation import Conversation
@@ -23,6 +25,12 @@ from ..memory.ops import confirm_card, create_card, delete_card
 from ..redact import RedactOptions, Vault, replay_for_model
 from ..store import Settings, StateDocument, document_to_json
 from .scripted import ScriptedModel
+
+
+def attached(data: bytes, name: str, media_type: str = "") -> TurnAttachment:
+    """A file read as the app reads one (openmasq.attach.extract), ready for `Workspace.send`."""
+    return TurnAttachment(name, read_file(data, name, media_type), len(data))
+
 
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z, in ms
 TURN_MS = 60_000  # the workspace clock moves one minute per send
@@ -128,13 +136,14 @@ class Workspace:
     # --- flows ---------------------------------------------------------------------------------
 
     def send(self, conv: Conversation, text: str, *, extract: bool | None = None,
-             close_after_deltas: int | None = None) -> SentTurn:
+             close_after_deltas: int | None = None, attachments: Sequence[TurnAttachment] = ()) -> SentTurn:
         """One send, driven like the worker drives it; then, like the app's timers, an extraction
-        when the message is an explicit ask (or `extract` says so, or silent extraction is on)."""
+        when the message is an explicit ask (or `extract` says so, or silent extraction is on).
+        `attachments`: files sent with the text (`attached(data, name)` reads one)."""
         inp = SendInput(conv, text, self.store, self.model_name, self.now, self.new_id,
                         options=self.settings.redact_options(), system_prompt=self.settings.system_prompt,
                         lang=self.settings.ui_lang, tz_offset_minutes=self.settings.tz_offset_minutes,
-                        context_tokens=self.context_tokens)
+                        context_tokens=self.context_tokens, attachments=tuple(attachments))
         turn = self._drive_send(conv, inp, close_after_deltas)
         self.now += TURN_MS
         wanted = extract if extract is not None else (

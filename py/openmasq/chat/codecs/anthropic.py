@@ -112,7 +112,7 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
         if message.is_error:
             result["is_error"] = True
         return [result]
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": message.content}] if message.content else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text} for text in message.texts if text]
     for call in message.tool_calls:
         # The API wants an object; arguments the model wrote as invalid JSON replay as {}.
         blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.parsed_arguments() or {}})

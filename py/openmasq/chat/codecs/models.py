@@ -39,6 +39,14 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str = ""  # tool results: the call they answer
     is_error: bool = False  # tool results: the tool failed
+    # user turns: text parts sent before `content`, one per attached file ("[Attachment: name]" and its
+    # redacted text, chat/attachments.py); never a file's bytes
+    parts: tuple[str, ...] = ()
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Every text of the turn as it goes: its parts, then its content."""
+        return (*self.parts, self.content) if self.parts else (self.content,)
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -47,6 +55,8 @@ class Message:
             raise ValueError("a tool result names the tool call it answers (tool_call_id)")
         if self.tool_calls and self.role != "assistant":
             raise ValueError("only an assistant turn calls tools")
+        if self.parts and self.role != "user":
+            raise ValueError("only a user turn carries attached parts")
 
 
 def _empty_object_schema() -> dict[str, Any]:
