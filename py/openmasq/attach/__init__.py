@@ -12,7 +12,7 @@ in limits.py."""
 from __future__ import annotations
 
 from . import limits
-from .extract import check_message, extract
+from .extract import check_message, extract, extract_steps
 from .formats import FORMATS, detect
 from .model import REASONS, AttachmentError, Extracted, Part
 from .redaction import (
@@ -38,6 +38,7 @@ __all__ = [
     "check_message",
     "detect",
     "extract",
+    "extract_steps",
     "limits",
     "redact_attachment",
     "redact_file_name",

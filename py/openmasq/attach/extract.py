@@ -4,7 +4,7 @@ reader fed a hostile file must never leak an exception of its own, nor half a te
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 from . import limits
 from .formats import TEXT_FORMATS, detect
@@ -13,6 +13,18 @@ from .model import AttachmentError, Extracted
 
 def extract(data: bytes, name: str = "", media_type: str = "") -> Extracted:
     """The text of one attached file. Raises AttachmentError (its `reason` says why) and nothing else."""
+    steps = extract_steps(data, name, media_type)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def extract_steps(data: bytes, name: str = "", media_type: str = "") -> Generator[tuple[int, int], None, Extracted]:
+    """extract() in steps: yields (done, total) as the reader goes (a PDF's pages; one step for the
+    other formats, read at once), so that a shell shows progress and may stop between steps by closing
+    the generator. Returns the Extracted; raises AttachmentError and nothing else."""
     if len(data) > limits.MAX_FILE_BYTES:
         raise AttachmentError("too_large", f"This file is {len(data)} bytes; files of up to "
                               f"{limits.MAX_FILE_BYTES // limits.MiB} MB are read.")
@@ -20,7 +32,13 @@ def extract(data: bytes, name: str = "", media_type: str = "") -> Extracted:
         raise AttachmentError("empty", "This file is empty.")
     fmt = detect(data, name, media_type)
     try:
-        found = _reader(fmt)(data)
+        if fmt == "pdf":
+            from .pdf import pdf_steps
+
+            found = yield from pdf_steps(data)
+        else:
+            found = _reader(fmt)(data)
+            yield 1, 1
     except AttachmentError:
         raise
     except MemoryError as error:

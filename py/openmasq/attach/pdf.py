@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Generator
 from typing import Any
 
 from . import limits
@@ -18,6 +19,17 @@ from .model import AttachmentError, Extracted, Part, joined
 
 
 def read_pdf(data: bytes) -> Extracted:
+    steps = pdf_steps(data)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def pdf_steps(data: bytes) -> Generator[tuple[int, int], None, Extracted]:
+    """read_pdf page by page: yields (pages read, page count) after each page, so that a shell can say
+    how far it is and stop between pages (closing the generator); returns what read_pdf returns."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError, PyPdfError
 
@@ -61,6 +73,7 @@ def read_pdf(data: bytes) -> Extracted:
         if not text.strip():
             without_text.append(number)
         parts.append(Part(f"Page {number}", text))
+        yield number, count
     if count == 0:
         raise AttachmentError("empty", "This PDF has no pages.")
     if len(without_text) == count:
