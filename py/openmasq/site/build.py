@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import assets, bytecode, csp, richtext
+from . import assets, bytecode, csp, ocrfiles, richtext
 
 STATE_FILE = ".openmasq-build.json"  # not part of the site: the server refuses dotfiles
 STATE_VERSION = 1
@@ -35,6 +35,8 @@ APP_GROUP = "app"
 ON_DEMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "smollm2": ("models/smollm2/", "vendor/wllama/"),  # the offline chat model and llama.cpp's wasm
     "e5": ("models/e5/",),  # the embedding model of the memory's semantic search
+    # On-device OCR of attached images (issue 20): tesseract.js, its wasm core and the language data (ocrfiles.py)
+    "ocr": (f"{ocrfiles.OCR_DIR}/",),
 }
 # Where the service worker and the page keep files by content (one source: the manifest carries them).
 FILES_CACHE = "openmasq-files"
@@ -177,7 +179,11 @@ def vendor_entries(node_modules: Path, with_tests: bool) -> dict[str, Entry]:
         rich = richtext.rich_files(node_modules)
     except richtext.MissingInput as error:
         raise BuildError(str(error)) from None
-    for dest, item in rich.items():
+    try:  # tesseract.js, its core and the language data (ocrfiles.py)
+        ocr = ocrfiles.ocr_files(node_modules)
+    except ocrfiles.MissingInput as error:
+        raise BuildError(str(error)) from None
+    for dest, item in {**rich, **ocr}.items():
         entries[dest] = Entry(source=item) if isinstance(item, Path) else Entry(data=item)
     return entries
 
