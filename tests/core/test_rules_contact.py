@@ -114,6 +114,16 @@ PHONES = [
     ("Contacto: 91 730 22 84", "91 730 22 84", 0.8),
     # after a verb of calling, a number of a country the engine does not check is a phone all the same
     ("call arvind on 9812 044 617 before 5", "9812 044 617", 0.8),
+    # the library rejects them (a digit missing, a plan it lacks, an old mobile prefix), but they are laid out
+    # as phones and open with a calling code, or follow a phone word: the user's phone all the same
+    ("mi tía: +52 1 81 1234 5678, solo whatsapp", "+52 1 81 1234 5678", 0.75),
+    ("mi hermana: +58 412-555-123, revísalo", "+58 412-555-123", 0.75),
+    ("el número del fontanero es 6 12 34 56 78, porfa", "6 12 34 56 78", 0.8),
+    ("numéro wave de tonton : 77 645 12 09 (sénégal)", "77 645 12 09", 0.75),
+    ("il numero dell'idraulico è 339/45.67.812, digli", "339/45.67.812", 0.75),
+    # an area code set apart by a slash, the subscriber's digits grouped by dots or opening with one digit
+    ("son gsm 0478/52.31.09. Lequel ?", "0478/52.31.09", 0.9),
+    ("erreichst du unter 0203/4 55 12 78, ab 14 Uhr", "0203/4 55 12 78", 0.9),
 ]
 
 
@@ -158,6 +168,10 @@ NOT_PHONES = [
     "2 000 000 habitants",
     "call me about order 12345678",
     "page 0209 / 2024",
+    # laid out in groups, with no phone word and no calling code: amounts and counts stay
+    "La population est passée de 1 234 567 à 1 345 678 habitants.",
+    "Facture n° 2024 0012 345, montant 1 200 €.",
+    "+12 345 678 points cette saison",
 ]
 
 

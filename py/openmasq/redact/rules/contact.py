@@ -161,7 +161,8 @@ _DATE_LIKE = deferred(
 )
 _PHONE_WORDS = deferred(
     r"(?i)(?:t[ée]l|phone|mobile|portable|cell|fax|m[óo]vil|tel[ée]fono|tlf|gsm|handy|whats ?app|"
-    r"call|ring|text|appel|ll[aá]m|chiam|rufnummer|ruf|numéro|number|n[°º]|contact|kontakt|contatto)"
+    r"call|ring|text|appel|ll[aá]m|chiam|rufnummer|ruf|erreich|numéro|número|numero|nummer|number|n[°º]|"
+    r"contact|kontakt|contatto|fijo|fisso|festnetz|fixe|bizum|cel)"
 )
 _ID_WORDS = deferred(r"(?i)(?:siren|siret|rcs|tva|vat|iban|rib|compte|account|commande|order|facture|invoice)")
 _CURRENCY_NEAR = deferred(r"^ ?(?:€|\$|£|eur\b|euros?\b|usd\b|chf\b|gbp\b|dollars?\b|k€|m€)", re.IGNORECASE)
@@ -195,6 +196,12 @@ _SHAPE_ONLY = deferred(
 )
 _SHAPE_SCORE = 0.7
 _LABELLED_SCORE = 0.8
+# A number in a phone's layout that the library rejects (a digit missing, a range it does not know, a country
+# whose plan it lacks) is still the user's phone after a phone word, or when it opens with a country code.
+_CONTEXT_SCORE = 0.75
+_LAID_OUT_GROUPS = 3
+_INTERNATIONAL_MIN_DIGITS = 10  # "+12 345 678 points" is a score
+_INTERNATIONAL_HEAD = deferred(r"(?:\+ ?|00)(\d{1,3})[ .\-/(]")
 
 
 def find_phones(text: str) -> list[Hit]:
@@ -280,8 +287,8 @@ def _wide_gap(text: str, start: int, end: int) -> bool:
 
 # A trunk "0" and two to five digits: an area code ("0209", "089", "0316").
 _AREA_CODE = deferred(r"0[1-9]\d{1,4}")
-# The subscriber's number after it: five digits or more, in groups ("41 77 302", "12345678").
-_SUBSCRIBER = deferred(r"\d{5,}|\d{2,}(?: \d{2,}){1,3}")
+# The subscriber's number after it: five digits or more, in groups ("41 77 302", "52.31.09", "4 55 12 78").
+_SUBSCRIBER = deferred(r"\d{5,}|\d+(?:[ .-]\d{2,}){1,3}")
 
 
 def _group_start(text: str, end: int) -> int:
@@ -331,9 +338,29 @@ def _phone_score(text: str, start: int, end: int, memo: dict[tuple[str, bool], f
     if score < _LABELLED_SCORE and phone_label_before(text, start):
         # Right after "tél", "Handy", "móvil"...: any phone-shaped run of digits is the phone.
         return _LABELLED_SCORE
+    if not score and _laid_out_as_a_phone(candidate) and (
+            _has_country_code(candidate) or keyword_before(_PHONE_WORDS, text, start, 40)):
+        score = _CONTEXT_SCORE
     if score and score < 0.9 and keyword_before(_ID_WORDS, text, start, 30):
         return 0.0
     return score
+
+
+def _laid_out_as_a_phone(candidate: str) -> bool:
+    """Grouped the way people write phones: three groups or more ("6 12 34 56 78", "+58 412-555-123"), or
+    an area code set apart by a slash or dots ("0478/52.31.09")."""
+    groups = _GROUP.findall(candidate)
+    return len(groups) >= _LAID_OUT_GROUPS or (len(groups) >= 2 and any(sep in candidate for sep in "/."))
+
+
+def _has_country_code(candidate: str) -> bool:
+    """Opens with "+" or "00" and a calling code the numbering plan knows, ten digits or more ("+52 1 81...",
+    "0040 723...")."""
+    head = _INTERNATIONAL_HEAD.match(candidate)
+    if head is None or sum(ch.isdigit() for ch in candidate) < _INTERNATIONAL_MIN_DIGITS:
+        return False
+    code = head.group(1)
+    return any(phonenumbers.region_code_for_country_code(int(code[:n])) != "ZZ" for n in range(1, len(code) + 1))
 
 
 def _memo_score(candidate: str, keyword: bool, memo: dict[tuple[str, bool], float]) -> float:
