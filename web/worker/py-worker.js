@@ -383,6 +383,8 @@ const api = {
   memory: (method, args = []) => py(method, args),
   // conversation backups (issue 18): exportConversations(ids|null, "json"|"md", labels, untitled), importConversations(text)
   backup: (method, args = []) => py(method, args),
+  // attached images (issue 20): imageLimits(convId|null), planImageMask(convId|null, words, width, height, spec)
+  image: (method, args = []) => py(method, args),
 
   // tests: the core suite inside this worker's own Pyodide (tests/pyodide/)
   runPytest: (config, onEvent) => runPytest(config, onEvent),

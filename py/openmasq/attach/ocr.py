@@ -27,6 +27,9 @@ MAX_WORD_CHARS = 200
 # The side of an image the page OCRs and masks, in pixels (it scales a larger one down first): an A4
 # page at 300 dpi is 2480 x 3508; 4000 keeps a phone photo's text readable at a bounded cost.
 MAX_SIDE = 4000
+# The engine's languages (redact/options.py LANGS) as tesseract names its data (site/ocrfiles.py ships each).
+OCR_LANGUAGES: dict[str, str] = {"en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por",
+                                 "nl": "nld"}
 # A word OCR is this sure of (tesseract's confidence, 0-100) counts as text found: photos without text
 # still give a few "words" of noise at 0-40.
 TEXT_CONFIDENCE = 60
@@ -103,6 +106,18 @@ class MaskPlan:
         return {"boxes": [b.to_json() for b in self.boxes], "text": self.redaction.text,
                 "masked": [{"start": r.start, "end": r.end, "kind": r.kind, "value": r.value, "fake": r.substitute}
                            for r in self.redaction.replacements]}
+
+
+def ocr_languages(lang: str, ui_lang: str) -> list[str]:
+    """The language data OCR reads an image with: the conversation's language when it is set, the interface's
+    otherwise, and English (screenshots and forms mix it in everywhere). Each added language slows OCR."""
+    wanted = [OCR_LANGUAGES.get(lang), OCR_LANGUAGES.get(ui_lang), "eng"]
+    return list(dict.fromkeys(code for code in wanted if code))
+
+
+def limits_view() -> dict[str, object]:
+    """What the page must know before it OCRs an image (one source: this module)."""
+    return {"max_side": MAX_SIDE, "languages": OCR_LANGUAGES}
 
 
 def words_from_json(payload: object, width: object, height: object) -> tuple[int, int, tuple[OcrWord, ...]]:

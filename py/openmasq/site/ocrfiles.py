@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..attach.ocr import OCR_LANGUAGES as LANGUAGES
+
 OCR_DIR = "vendor/tesseract"
 CORE = "tesseract-core-simd-lstm"
-# The engine's languages (redact/language.py) as tesseract names them; the page asks for the ones it needs.
-LANGUAGES: dict[str, str] = {"en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por",
-                             "nl": "nld"}
 SOURCES: dict[str, str] = {
     "tesseract.js/dist/tesseract.esm.min.js": "tesseract.esm.min.js",
     "tesseract.js/dist/worker.min.js": "worker.min.js",

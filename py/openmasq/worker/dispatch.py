@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .app import App, AppError
+from .attach_api import ATTACH_METHODS, AttachApi, AttachmentRefused
 from .backup_api import BACKUP_METHODS, BackupApi
 from .memory_api import MEMORY_METHODS, memory_api
+from .ocr_api import OCR_METHODS, OcrApi
 
 # page method -> App method; the ones marked True take the page's event callback as last argument.
 METHODS: dict[str, tuple[str, bool]] = {
@@ -30,6 +32,7 @@ METHODS: dict[str, tuple[str, bool]] = {
     "undoDelete": ("undo_delete", False),
     "send": ("send", True),
     "sendPreviewed": ("send_previewed", True),
+    "sendAttached": ("send_attached", True),
     "preview": ("preview", False),
     "restoreTexts": ("restore_texts", False),
     "wireLog": ("wire_log", False),
@@ -51,6 +54,10 @@ async def call(app: App, method: str, args_json: str, emit: Callable[[str], obje
         target, (name, takes_events) = memory_api(app), (MEMORY_METHODS[method], False)
     elif method in BACKUP_METHODS:  # conversation backups (backup_api.py)
         target, (name, takes_events) = BackupApi(app), (BACKUP_METHODS[method], False)
+    elif method in OCR_METHODS:  # masking an attached image (ocr_api.py)
+        target, (name, takes_events) = OcrApi(app), (OCR_METHODS[method], False)
+    elif method in ATTACH_METHODS:  # attached files staged in the composer (attach_api.py)
+        target, (name, takes_events) = AttachApi(app), (ATTACH_METHODS[method], False)
     elif method in METHODS:
         name, takes_events = METHODS[method]
     else:
@@ -64,6 +71,8 @@ async def call(app: App, method: str, args_json: str, emit: Callable[[str], obje
         result: Any = await getattr(target, name)(*args)
     except AppError as error:
         return _error(error.name, error.message)
+    except AttachmentRefused as error:
+        return refused(error)
     except (TypeError, ValueError) as error:  # arguments of the wrong shape
         return _error("BadRequest", str(error))
     return json.dumps({"ok": result}, ensure_ascii=False)
@@ -79,3 +88,8 @@ def _events(emit: Callable[[str], object] | None) -> Callable[[dict[str, Any]], 
 
 def _error(name: str, message: str) -> str:
     return json.dumps({"error": {"name": name, "message": message}}, ensure_ascii=False)
+
+
+def refused(error: AttachmentRefused) -> str:
+    """A file refused: the page reads its reason from the message (JSON) and says it in its language."""
+    return _error("AttachmentRefused", json.dumps({"reason": error.reason, "message": error.message}, ensure_ascii=False))

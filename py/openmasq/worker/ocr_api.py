@@ -1,0 +1,74 @@
+"""The page's door to image masking (issue 20, item 2): the words ocr-worker read on an image go through the
+engine with the conversation's options and vault (the on-device NER model included, as a send runs it), and
+come back as the boxes the page fills (attach/ocr.py decides; this shell only reads the account)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..attach import AttachmentError
+from ..attach.ocr import limits_view, ocr_languages, plan_image, read_words, uncovered, words_from_json
+from ..chat.send import conversation_options
+from . import embeddings as ml
+
+if TYPE_CHECKING:
+    from .app import App
+
+OCR_METHODS: dict[str, str] = {"planImageMask": "plan_image_mask", "imageLimits": "image_limits"}
+
+
+class OcrApi:
+    """The image methods on one App (dispatch.py calls them by OCR_METHODS)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def image_limits(self, conversation_id: str | None = None) -> dict[str, Any]:
+        """{max_side, languages, langs}: the largest side OCR reads, the engine's languages as tesseract names
+        them, and the ones to read this conversation's images with."""
+        app = self.app
+        settings = app.opened.document.settings
+        lang = settings.redact_options().lang
+        if conversation_id:
+            lang = conversation_options(app._conversation(conversation_id), settings.redact_options()).lang
+        return {**limits_view(), "langs": ocr_languages(lang, settings.ui_lang)}
+
+    async def plan_image_mask(self, conversation_id: str | None, words: object, width: object, height: object,
+                              spec: dict[str, Any] | None = None) -> dict[str, Any]:
+        """{boxes, text, masked, has_text, ocr_text}: the boxes covering every value the engine masks in the
+        image's text, the text as the model would read it (fakes), what was masked, and whether OCR found any
+        text it is sure of (a photo without: the page asks the user's consent for that image)."""
+        from .app import AppError
+
+        app: Any = self.app  # its models and ml_state are set by embeddings.attach
+        app.touch()
+        try:
+            read = read_words(*words_from_json(words, width, height))
+        except AttachmentError as error:
+            raise AppError("AttachmentRefused", json.dumps({"reason": error.reason, "message": error.message})) \
+                from None
+        conv = app._conversation(conversation_id) if conversation_id else app._draft_conversation(spec or {})
+        options = conversation_options(conv, app.opened.document.settings.redact_options())
+        try:
+            spans = await ml.text_spans(app.models, app.ml_state, read.text, options.lang) if read.text else ()
+        except ml.NerUnavailable as error:
+            raise AppError("NerUnavailable", "Nothing is masked on this image: the on-device name detector (NER "
+                           f"model) could not run ({error}).") from error
+        try:
+            plan = plan_image(read, conv.vault.copy(), replace(options, spans=spans))
+        except Exception as error:  # the engine failed: no mask is offered, so nothing of the image can be sent
+            raise AppError("MaskFailed", f"The masking failed ({type(error).__name__}): nothing would be sent.") \
+                from None
+        if uncovered(plan, read):
+            raise AppError("MaskFailed", "A masked value of this image has a word no box covers: nothing would be "
+                           "sent.")
+        view = plan.to_json()
+        if not conversation_id:  # a conversation not created yet has no final fakes (its vault key comes later)
+            masked: list[dict[str, object]] = view["masked"]  # type: ignore[assignment]
+            for item in masked:
+                item["fake"] = None
+            view["text"] = None
+        return {**view, "has_text": read.has_text, "ocr_text": read.text, "width": read.width,
+                "height": read.height}
