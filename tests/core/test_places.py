@@ -76,6 +76,14 @@ def test_a_famous_place_tied_to_someone_is_masked(text: str, place: str) -> None
     assert place not in _masked(text)
 
 
+def test_the_words_that_tie_a_place_to_someone_are_read_in_the_texts_language() -> None:
+    # the Italian article "il" is not the French pronoun, the Italian "su" not the Spanish possessive
+    question = "Quanto dura il viaggio in treno da Milano a Roma?"
+    assert _masked(question) == question
+    assert "Roma" not in _masked("Il mio ufficio è a Roma.")
+    assert "Lyon" not in _masked("Il habite à Lyon depuis mars.")
+
+
 def test_a_small_town_in_a_general_question_is_spared_and_masked_once_someone_is_there() -> None:
     question = "Quels sont les horaires de la piscine de Villeurbanne ?"
     assert _masked(question) == question

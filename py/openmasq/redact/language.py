@@ -9,7 +9,7 @@ from functools import cache
 from ..patterns import deferred
 from . import lexicon
 
-LANGUAGES = ("fr", "en", "de", "es", "it")  # the order of frequent_words.txt's paragraphs
+LANGUAGES = lexicon.LIST_LANGUAGES  # the order of frequent_words.txt's paragraphs
 UNKNOWN = "auto"
 # The commonest words of each language that are among the commonest of no other: "the", "und", "est", "che".
 TOP_WORDS = 1000

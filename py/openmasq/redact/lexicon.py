@@ -202,7 +202,7 @@ def _paragraphs(name: str) -> list[str]:
 # as a comma-separated list.
 _WORD_LISTS = ("stopwords.txt", "frequent_words.txt")
 _PARAGRAPH_LISTS = ("tickers.txt", "service_domains.txt")
-_SECTIONED_LISTS = ("world_names.txt",)  # read by _world_names, within _extras
+_SECTIONED_LISTS = ("world_names.txt", "personal_words.txt")  # read by _world_names and _personal_words
 
 
 def load_all() -> None:
@@ -213,7 +213,8 @@ def load_all() -> None:
             _comma_set(entry.name)
     for name in _WORD_LISTS:
         _word_set(name)
-    for loader in (_tickers, _service_domains, _compact_generic, _everyday_name_words, _common_words, _extras):
+    for loader in (_tickers, _service_domains, _compact_generic, _everyday_name_words, _common_words, _extras,
+                   _personal_words):
         loader()
 
 
@@ -568,6 +569,24 @@ def is_everyday_form(word: str) -> bool:
     if any(ch.isupper() for ch in word[1:]) or " " in key:
         return False
     return any(is_frequent_word(key[cut:]) for cut in range(3, len(key) - COMPOUND_TAIL + 1))
+
+
+# The order of the paragraphs of the per-language lists (frequent_words.txt, personal_words.txt).
+LIST_LANGUAGES = ("fr", "en", "de", "es", "it")
+
+
+@cache
+def _personal_words() -> dict[str, frozenset[str]]:
+    by_lang = {lang: frozenset(lexicon_key(w) for w in paragraph.split())
+               for lang, paragraph in zip(LIST_LANGUAGES, _paragraphs("personal_words.txt"), strict=True)}
+    return {**by_lang, "auto": frozenset().union(*by_lang.values())}
+
+
+def personal_words(lang: str) -> frozenset[str]:
+    """The words of `lang` that speak of someone (pronouns, possessives, verbs of living and moving:
+    personal_words.txt); every language's for "auto" or a language without a list."""
+    words = _personal_words()
+    return words.get(lang, words["auto"])
 
 
 def frequent_word_lists() -> list[str]:

@@ -21,6 +21,7 @@ from importlib import resources
 
 from ..patterns import deferred
 from . import lexicon
+from .language import UNKNOWN, guess_language
 from .spans import Span
 from .words import Words
 
@@ -242,31 +243,6 @@ def detect_places(text: str) -> list[Span]:
     return found
 
 
-# Personal pronouns and possessives, and the verbs of living, working, being born and moving: a place in the
-# same sentence tells where someone is ("il habite à Lyon", "vivo en Sevilla", "she moved to Leeds").
-_PERSONAL_WORDS = frozenset({
-    "il", "elle", "ils", "elles", "son", "sa", "ses", "leur", "leurs", "lui",
-    "he", "she", "his", "her", "hers", "him", "they", "their", "them",
-    "er", "sie", "sein", "seine", "seinen", "ihre", "ihren", "ihm",
-    "ella", "ellos", "ellas", "su", "sus", "lei", "suo", "sua", "suoi", "loro",
-    "habite", "habites", "habitons", "habitez", "habitent", "vit", "vis", "vivons", "vivez", "vivent",
-    "travaille", "travailles", "travaillons", "travaillez", "travaillent", "nee", "demenage", "demenagent",
-    "live", "lives", "lived", "living", "work", "works", "worked", "born", "moved", "moving", "based", "grew",
-    "stay", "staying", "wohne", "wohnt", "wohnen", "lebe", "lebt", "leben", "arbeite", "arbeitet", "geboren",
-    "umgezogen", "ziehe", "zieht",
-    "vivo", "vives", "vive", "vivimos", "trabajo", "trabajas", "trabaja", "trabajamos", "naci", "nacio", "nacido",
-    "nacida", "mudo", "mude", "mudamos", "abito", "abiti", "abita", "abitiamo", "lavoro", "lavori", "lavora",
-    "nato", "nata", "nati", "trasferito", "trasferita",
-    "je", "j'", "moi", "me", "m'", "mon", "ma", "mes", "nous", "notre", "nos", "tu", "toi", "ton", "ta", "tes",
-    "vous", "votre", "vos", "chez",
-    "i", "i'm", "i've", "i'll", "i'd", "my", "mine", "we", "we're", "our", "us", "you", "your", "you're",
-    "ich", "mich", "mir", "mein", "meine", "meinen", "meinem", "meiner", "wir", "uns", "unser", "unsere",
-    "unseren", "unserem", "du", "dich", "dir", "dein", "deine", "ihr", "euch", "euer", "eure",
-    "yo", "mi", "mis", "nosotros", "nosotras", "nuestro", "nuestra", "nuestros", "nuestras", "tus",
-    "vosotros", "vuestro", "vuestra",
-    "io", "mio", "mia", "miei", "mie", "noi", "nostro", "nostra", "nostri", "nostre", "tuo", "tua", "tuoi",
-    "voi", "vostro", "vostra",
-})
 _SENTENCE_ENDS = ".!?\n"
 
 
@@ -276,7 +252,9 @@ def _sentence_around(text: str, start: int, end: int) -> str:
     return text[left : min(rights) if rights else len(text)]
 
 
-def tied_to_someone(text: str, start: int, end: int) -> bool:
-    """A first- or second-person word in the sentence of the place at [start, end)."""
+def tied_to_someone(text: str, start: int, end: int, lang: str = UNKNOWN) -> bool:
+    """A word that speaks of someone (a pronoun, a possessive, a verb of living or moving: personal_words.txt)
+    in the sentence of the place at [start, end), in the text's language ("auto": the one its words say)."""
+    personal = lexicon.personal_words(guess_language(text) if lang == UNKNOWN else lang)
     words = Words(_sentence_around(text, start, end))
-    return any(lexicon.lexicon_key(word) in _PERSONAL_WORDS for word in words.texts)
+    return any(lexicon.lexicon_key(word) in personal for word in words.texts)

@@ -63,7 +63,7 @@ def _is_spared_place(span: Span, text: str, options: RedactOptions, personal: bo
     its sentence speaks of someone ("je déménage à Lyon", "are you still in Berlin?", "er wohnt in Bayern")."""
     if span.kind != "location" or span.source == "forced" or not options.spares_famous() or personal:
         return False
-    return not places.tied_to_someone(text, span.start, span.end)
+    return not places.tied_to_someone(text, span.start, span.end, options.lang)
 
 
 def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str], keep: set[str]) -> bool:
