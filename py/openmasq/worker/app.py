@@ -8,14 +8,23 @@ import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..chat import branches
+from ..chat.attachments import TurnAttachment, turn_attachment
 from ..chat.codecs import ErrorEvent
-from ..chat.conversation import Conversation, Message
+from ..chat.conversation import AttachedFile, Conversation, Message
 from ..chat.extraction import apply_extraction, extraction_input
-from ..chat.send import SendInput, SendOutcome, conversation_options, masked_spans, preview_typed, send_flow
+from ..chat.send import (
+    SendInput,
+    SendOutcome,
+    attachment_signature,
+    conversation_options,
+    masked_spans,
+    preview_turn,
+    send_flow,
+)
 from ..memory.extract import ConversationSummary, DueRun, Event, ModelCall, is_explicit_memory_ask, plan
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.extract.schedule import EventKind
@@ -28,6 +37,7 @@ from ..redact.vault import MODES
 from ..store import Provider, StateDocument
 from . import embeddings as ml
 from . import records as rec
+from .attach_api import AttachApi, AttachmentRefused, Staging, file_spans
 from .bridge import Egress, Host, Records, Timer
 from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, extraction_request, list_models
 from .local import local_shape
@@ -42,6 +52,7 @@ from .providers import (
     target_of,
 )
 from .views import (
+    attachment_preview,
     conversation_summary,
     conversation_view,
     is_draft,
@@ -83,6 +94,7 @@ class _Sending:
 
     stopped: bool = False
     calls: list[Call] = field(default_factory=list)
+    keys: list[str] | None = None  # the staged files it sends (attach_api.py), forgotten once the turn is saved
 
     def stop(self) -> None:
         self.stopped = True
@@ -141,6 +153,7 @@ class App:
         self._untested: set[str] = set()
         self._lock_timer: Timer | None = None
         self._plan_timer: Timer | None = None
+        self.staging = Staging()  # files read in the composer, not sent yet (attach_api.py)
         ml.attach(self)  # issue 7: on-device NER and the memory's embedding index (worker/embeddings.py)
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -178,6 +191,7 @@ class App:
             if timer is not None:
                 timer.cancel()
         self._lock_timer = self._plan_timer = None
+        self.staging.clear()
         self.account = None
         forget_values()  # the engine's caches of words and texts read from this account
 
@@ -488,6 +502,22 @@ class App:
         the page gets a "preview_changed" error with the new preview."""
         return await self._begin(conversation_id, text, on_event, _signature(signature))
 
+    async def send_attached(self, conversation_id: str, text: str, keys: list[str], signature: list[list[Any]] | None,
+                            file_signature: list[list[list[Any]]] | None, on_event: OnEvent) -> dict[str, Any]:
+        """A send with the files staged under `keys` (issue 20): they go before the text, redacted with
+        the same vault; with the preview's signatures (the text's, each file's), as send_previewed."""
+        files = self._files(keys)
+        expected = None if signature is None else _signature(signature)
+        expected_files = None if file_signature is None else tuple(_signature(s) for s in _list_of(file_signature))
+        return await self._begin(conversation_id, text, on_event, expected, files=files,
+                                 expected_files=expected_files, keys=list(keys))
+
+    def _files(self, keys: object) -> tuple[TurnAttachment, ...]:
+        try:
+            return AttachApi(self).take(keys)
+        except AttachmentRefused as error:
+            raise AppError("AttachmentRefused", error.message) from None
+
     async def edit_message(self, conversation_id: str, message_id: str, text: str,
                            on_event: OnEvent) -> dict[str, Any]:
         """A sent user turn changed and sent again (issue 18): the turns from it on stay as the
@@ -497,7 +527,9 @@ class App:
             parent = branches.parent_at(conv, index)
             return _Rework(parent, branches.detach(conv, index), again=False)
 
-        return await self._begin(conversation_id, text, on_event, None, rework)
+        conv = self._conversation(conversation_id)
+        files = _files_of(conv.messages[self._index_of(conv, message_id, "user")])  # an edit keeps the turn's files
+        return await self._begin(conversation_id, text, on_event, None, rework, files=files)
 
     async def regenerate(self, conversation_id: str, message_id: str, on_event: OnEvent) -> dict[str, Any]:
         """Another reply to the user turn before the reply `message_id`: the reply and what follows it
@@ -509,6 +541,7 @@ class App:
         if target_of(self._provider_of(conv)).route == "net" and not self.egress.online():
             raise AppError("Offline", "This device is offline: the reply is kept as it is.")
         text = conv.messages[index - 1].content
+        files = _files_of(conv.messages[index - 1])
 
         def rework(conv: Conversation) -> _Rework:
             at = self._index_of(conv, message_id, "assistant")
@@ -517,7 +550,7 @@ class App:
                 return _Rework(parent, branches.drop_last(conv), again=True)  # nothing said: nothing to keep
             return _Rework(parent, branches.detach(conv, at), again=True)
 
-        return await self._begin(conversation_id, text, on_event, None, rework)
+        return await self._begin(conversation_id, text, on_event, None, rework, files=files)
 
     async def switch_version(self, conversation_id: str, message_id: str, delta: int) -> dict[str, Any]:
         """Shows the version before (-1) or after (+1) the message's own, and everything after it."""
@@ -544,22 +577,26 @@ class App:
 
     async def _begin(self, conversation_id: str, text: str, on_event: OnEvent,
                      expected: tuple[tuple[int, int, str], ...] | None,
-                     rework: Callable[[Conversation], _Rework] | None = None) -> dict[str, Any]:
+                     rework: Callable[[Conversation], _Rework] | None = None, *,
+                     files: tuple[TurnAttachment, ...] = (),
+                     expected_files: tuple[tuple[tuple[int, int, str], ...], ...] | None = None,
+                     keys: list[str] | None = None) -> dict[str, Any]:
         conv = self._conversation(conversation_id)
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or (not text.strip() and not files):
             raise AppError("BadRequest", "empty message")
         if conversation_id in self.sending:
             raise AppError("Busy", "a reply is still streaming in this conversation")
         self.touch()
-        sending = _Sending()
+        sending = _Sending(keys=keys)
         self.sending[conversation_id] = sending
+        turn = (files, expected_files)
         try:
             async with self.opened.lock_of(conversation_id):
                 if rework is None:
-                    return await self._send(conv, text, on_event, sending, expected)
+                    return await self._send(conv, text, on_event, sending, expected, turn=turn)
                 made = rework(conv)
                 try:
-                    return await self._send(conv, text, on_event, sending, expected, again=made.again)
+                    return await self._send(conv, text, on_event, sending, expected, again=made.again, turn=turn)
                 finally:
                     branches.finish(conv, made.parent, made.previous)
                     if self.account is not None:
@@ -569,7 +606,8 @@ class App:
             self.touch()
 
     async def _send(self, conv: Conversation, text: str, on_event: OnEvent, sending: _Sending,
-                    expected: tuple[tuple[int, int, str], ...] | None = None, again: bool = False) -> dict[str, Any]:
+                    expected: tuple[tuple[int, int, str], ...] | None = None, again: bool = False,
+                    turn: tuple[tuple[TurnAttachment, ...], Any] = ((), None)) -> dict[str, Any]:
         account = self.opened
         provider = self._provider_of(conv)
         target = target_of(provider)
@@ -577,14 +615,16 @@ class App:
             if again:  # regenerate checked it first: the device went offline since
                 on_event({"type": "error", "kind": "offline", "message": "Offline: nothing was sent."})
                 return {"status": "offline"}
-            return await self._keep_draft(conv, text, on_event)
+            return await self._keep_draft(conv, text, on_event, turn[0], sending)
         egress = ClockedEgress(self.egress)
         now = self.host.now()
         _drop_drafts(conv)
         inp = self._send_input(conv, text, provider, now)
         inp.expected_spans = expected
         inp.again = again
+        inp.attachments, inp.expected_attachment_spans = turn
         await ml.prepare_send(self, inp, text)
+        inp.attachments = await file_spans(self, inp)
         saved_at = [now]
         errors: list[ErrorEvent] = []
 
@@ -593,6 +633,7 @@ class App:
                 saving = time.perf_counter()
                 await self._save_conversation(conv)
                 egress.saving_s += time.perf_counter() - saving
+                AttachApi(self).forget(sending.keys)  # the turn holds its files now
                 on_event({"type": "saved", "message": message_view(conv.messages[-1])})
             elif self.host.now() - saved_at[0] >= PARTIAL_SAVE_MS:
                 saved_at[0] = self.host.now()
@@ -638,7 +679,7 @@ class App:
     async def _after_send(self, conv: Conversation, text: str, outcome: SendOutcome | None, errors: list[ErrorEvent],
                           sending: _Sending, route: str, on_event: OnEvent, again: bool = False) -> dict[str, Any]:
         if outcome is not None and outcome.status == "stale":
-            preview = await self.preview(conv.id, text)
+            preview = await self.preview(conv.id, text, None, sending.keys)
             on_event({"type": "error", "kind": "preview_changed", "message": outcome.reason, "preview": preview})
             return {"status": "stale", "preview": preview}
         if outcome is not None and outcome.status == "blocked":
@@ -668,15 +709,20 @@ class App:
         self._turn_completed(conv, text)
         return {"status": "done"}
 
-    async def _keep_draft(self, conv: Conversation, text: str, on_event: OnEvent) -> dict[str, Any]:
-        """Offline with a remote provider: nothing is redacted or sent; the text is kept as a draft."""
+    async def _keep_draft(self, conv: Conversation, text: str, on_event: OnEvent,
+                          files: tuple[TurnAttachment, ...] = (), sending: _Sending | None = None) -> dict[str, Any]:
+        """Offline with a remote provider: nothing is redacted or sent; the text (and its files) kept as a draft."""
         _drop_drafts(conv)
         now = self.host.now()
         draft = Message(self.new_id(), "user", text, at=now, error="offline")
+        draft.attachments = [AttachedFile(f.name, f.extracted.format, f.size, f.extracted.text, "", "", f.kind,
+                                          f.warnings or f.extracted.warnings) for f in files]
         conv.messages.append(draft)
         conv.updated_at = max(conv.updated_at, now)
-        conv.title = conv.title or note_title(text)
+        conv.title = conv.title or note_title(text or " ".join(f.name for f in files))
         await self._save_conversation(conv)
+        if sending is not None:
+            AttachApi(self).forget(sending.keys)
         on_event({"type": "saved", "message": message_view(draft)})
         on_event({"type": "error", "kind": "offline", "message": "Offline: the message is kept as a draft."})
         return {"status": "offline"}
@@ -688,6 +734,7 @@ class App:
             conv.messages.pop()
         user = conv.messages[-1]
         user.error, user.redactions, user.wire, user.wire_memory = "offline", None, None, None
+        user.attachments = [replace(a, wire_name="", wire="") for a in user.attachments]  # the model saw none
         await self._save_conversation(conv)
         on_event({"type": "error", "kind": "offline",
                   "message": "The provider could not be reached: the message is kept as a draft.",
@@ -695,29 +742,41 @@ class App:
         return {"status": "offline"}
 
     async def preview(self, conversation_id: str | None, text: str,
-                      spec: dict[str, Any] | None = None) -> dict[str, Any]:
-        """What a send of `text` would mask now, computed as the send computes it (same options,
-        memory, history and vault, the on-device NER included) and changing nothing. Without a
-        conversation yet: as the first send of a new one (`spec`: its space) would."""
+                      spec: dict[str, Any] | None = None, keys: list[str] | None = None) -> dict[str, Any]:
+        """What a send of `text` (with the files staged under `keys`) would mask now, computed as the
+        send computes it (same options, memory, history and vault, the on-device NER included) and
+        changing nothing. Without a conversation yet: as the first send of a new one (`spec`: its space)
+        would."""
         if not isinstance(text, str):
             raise AppError("BadRequest", "the text to preview must be a text")
         conv = self._conversation(conversation_id) if conversation_id else self._draft_conversation(spec or {})
-        if not text.strip():
+        files = self._files(keys)
+        if not text.strip() and not files:
             return preview_view(text, _nothing_masked(text, conv), [], [])
         inp = self._send_input(conv, text, self._provider_of(conv), self.host.now())
+        inp.attachments = files
         await ml.prepare_send(self, inp, text)
+        inp.attachments = await file_spans(self, inp)
         try:
-            redaction = preview_typed(inp)
+            redacted = preview_turn(inp)
         except Exception as error:  # the send would fail closed on it too: say so, nothing is shown masked
             raise AppError("PreviewFailed",
                            f"The masking failed ({type(error).__name__}): nothing would be sent.") from None
+        redaction = redacted.message
         signature = [list(item) for item in masked_spans(redaction)]
         # Only a conversation's own keep list can be toggled from the preview; fakes of a conversation
         # not created yet are not final (its vault key is drawn at creation): they are not shown.
         view = preview_view(text, redaction, list(conv.revealed_values) if conversation_id else [], signature)
+        view["attachments"] = [attachment_preview(key, r) for key, r in zip(keys or [], redacted.attachments,
+                                                                              strict=True)]
+        view["file_signature"] = [[list(item) for item in spans] for spans in attachment_signature(redacted)]
         if not conversation_id:
             for span in view["spans"]:
                 span["fake"] = None
+            for item in view["attachments"]:
+                item["wire_name"] = None
+                for masked in item["masked"]:
+                    masked["fake"] = None
         return view
 
     def _draft_conversation(self, spec: dict[str, Any]) -> Conversation:
@@ -770,9 +829,10 @@ class App:
         if index is None:
             raise AppError("NotFound", "nothing to retry")
         text = conv.messages[index].content
+        files = _files_of(conv.messages[index])
         del conv.messages[index:]
         await self._save_conversation(conv)
-        return await self.send(conversation_id, text, on_event)
+        return await self._begin(conversation_id, text, on_event, None, files=files)
 
     def _provider_of(self, conv: Conversation) -> Provider:
         """The provider that answers `conv`, with the model picked for it (issue 18), if any."""
@@ -868,6 +928,17 @@ def _mark_cut_replies(conv: Conversation) -> bool:
             message.memory_noted_pending = False
             changed = True
     return changed
+
+
+def _files_of(message: Message) -> tuple[TurnAttachment, ...]:
+    """The files a stored user turn carries, as a new send of it takes them."""
+    return tuple(turn_attachment(a) for a in message.attachments)
+
+
+def _list_of(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise AppError("BadRequest", "expected a list")
+    return value
 
 
 def _signature(value: object) -> tuple[tuple[int, int, str], ...]:

@@ -92,4 +92,5 @@ def _error(name: str, message: str) -> str:
 
 def refused(error: AttachmentRefused) -> str:
     """A file refused: the page reads its reason from the message (JSON) and says it in its language."""
-    return _error("AttachmentRefused", json.dumps({"reason": error.reason, "message": error.message}, ensure_ascii=False))
+    detail = {"reason": error.reason, "message": error.message}
+    return _error("AttachmentRefused", json.dumps(detail, ensure_ascii=False))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .app import App
+from .attach_api import read_call
 from .bridge import Chunk, EgressMessage, End, Failure, Head, Route
 from .dispatch import call
 
@@ -108,6 +109,11 @@ class Worker:
 
     async def call(self, method: str, args_json: str, emit: Callable[[str], object] | None = None) -> str:
         return await call(self.app, method, args_json, emit)
+
+    async def read_attachment(self, key: str, name: str, media_type: str, data: Any,
+                              emit: Callable[[str], object] | None = None) -> str:
+        """readAttachment: the file's bytes (a JS Uint8Array) copied once into Python, read in steps."""
+        return await read_call(self.app, key, name, media_type, bytes(data.to_bytes()), emit)
 
 
 def start(egress: Any, notify: Callable[[str], object]) -> Worker:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..attach import RedactedAttachment
 from ..chat import branches
 from ..chat.codecs import ChatRequest
 from ..chat.conversation import Conversation, Message
@@ -70,6 +71,9 @@ def message_view(message: Message) -> dict[str, Any]:
         "wire": wire, "caption": caption_of(message), "model": message.model,
         "tools": [{"name": t.name, "arguments": t.arguments, "wire_arguments": t.wire_arguments,
                    "wire_result": t.wire_result} for t in message.tool_uses],
+        "attachments": [{"name": a.name, "format": a.format, "size": a.size, "kind": a.kind,
+                         "wire_name": a.wire_name or None, "wire": a.wire or None, "warnings": list(a.warnings)}
+                        for a in message.attachments],
     }
 
 
@@ -123,7 +127,7 @@ def request_view(request: ChatRequest) -> dict[str, Any]:
     return {
         "model": request.model,
         "system": request.system,
-        "messages": [{"role": m.role, "content": m.content,
+        "messages": [{"role": m.role, "content": m.content, "parts": list(m.parts),
                       "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in m.tool_calls]}
                      for m in request.messages],
         "tools": [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
@@ -148,3 +152,14 @@ def preview_view(text: str, redaction: Redaction, keep: list[str], signature: li
             start = text.find(value, end)
     return {"text": text, "spans": sorted(spans, key=lambda s: s["start"]),
             "kept": sorted(kept, key=lambda s: s["start"]), "signature": signature}
+
+
+def attachment_preview(key: str, redacted: RedactedAttachment) -> dict[str, Any]:
+    """What the composer's preview says of one file: the name it will go under and each value masked
+    in it (with its kind, its fake and how many times it occurs), most frequent first."""
+    masked: dict[str, dict[str, Any]] = {}
+    for rep in redacted.text.replacements:
+        item = masked.setdefault(rep.value, {"value": rep.value, "kind": rep.kind, "fake": rep.substitute, "count": 0})
+        item["count"] += 1
+    return {"key": key, "name_changed": redacted.name_changed, "wire_name": redacted.name,
+            "masked": sorted(masked.values(), key=lambda m: (-m["count"], m["value"]))}
