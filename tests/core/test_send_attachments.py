@@ -133,8 +133,10 @@ def test_a_send_whose_files_would_be_masked_otherwise_than_previewed_sends_nothi
     assert stop.value.value.status == "stale" and chat.messages == []
 
 
-def test_an_image_has_no_masked_form_until_ocr_exists() -> None:
-    image = TurnAttachment("scan.png", Extracted("Héloïse Marchetti", "text"), 10, kind="image")
+def test_an_image_without_text_or_masked_bytes_has_no_form_to_send() -> None:
+    """The OCR side (tests/core/test_send_images.py) sends an image as its masked PNG or its OCR'd text: with
+    neither, the flow fails closed."""
+    image = TurnAttachment("scan.png", Extracted("", "image"), 10, kind="image")
     ws = Workspace(ScriptedModel("Bien reçu."))
     chat = ws.conversation()
     with pytest.raises(ImageNeedsOcr):

@@ -48,8 +48,9 @@ class AttachedFile:
     text: str  # REAL: the text read from it (attach.Extracted.text)
     wire_name: str  # the name it went under: faked where it held personal data
     wire: str = ""  # the text part exactly as sent ("[Attachment: <wire_name>]" and the redacted text)
-    kind: str = "document"  # "document"; "image" once OCR exists (chat/attachments.py)
+    kind: str = "document"  # "document" or "image" (chat/attachments.py)
     warnings: tuple[str, ...] = ()  # what the reader said (pages without a text layer, ...)
+    image: str = ""  # an image sent as one: the masked PNG exactly as sent, base64 ("" otherwise)
 
 
 @dataclass
@@ -176,6 +177,8 @@ def attached_to_dict(attached: AttachedFile) -> dict[str, Any]:
                            "kind": attached.kind}
     if attached.warnings:
         doc["warnings"] = list(attached.warnings)
+    if attached.image:
+        doc["image"] = attached.image
     return doc
 
 
@@ -184,7 +187,7 @@ def attached_from_dict(value: object, what: str) -> AttachedFile:
     size = _opt_int(doc, "size", what)
     return AttachedFile(_str(doc, "name", what), _str(doc, "format", what), size or 0, _str(doc, "text", what),
                         _str(doc, "wire_name", what), _str(doc, "wire", what, ""), _str(doc, "kind", what, "document"),
-                        tuple(_str_list(doc, "warnings", what)))
+                        tuple(_str_list(doc, "warnings", what)), _str(doc, "image", what, ""))
 
 
 def _obj(value: object, what: str) -> Mapping[str, Any]:

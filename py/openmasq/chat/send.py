@@ -36,7 +36,15 @@ from ..redact import (
 )
 from ..redact.collisions import MAX_COLLISION_ROUNDS
 from ..redact.spans import Span
-from .attachments import TurnAttachment, attached_file, replayed_parts, spans_by_text, wire_part
+from .attachments import (
+    TurnAttachment,
+    attached_file,
+    replayed_images,
+    replayed_parts,
+    spans_by_text,
+    wire_images,
+    wire_part,
+)
 from .branches import replayable_turns
 from .codecs import (
     ChatRequest,
@@ -208,7 +216,8 @@ def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOpt
     when its redaction completed and a reply with text answered it), through the send's own
     substitution (replay_for_model, which records spelling variants in `vault`: pass the working copy)."""
     return [WireMessage(m.role, replay_for_model(m.content, vault, options),
-                        parts=replayed_parts(m, vault, options) if m.role == "user" else ())
+                        parts=replayed_parts(m, vault, options) if m.role == "user" else (),
+                        images=replayed_images(m) if m.role == "user" else ())
             for m in replayable_turns(list(messages))]
 
 
@@ -492,7 +501,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
             conv.messages.append(user)  # back in its place, unchanged
         return SendOutcome("stale", "the masking changed since the preview", user)
     vault = redaction.vault
-    current = [WireMessage("user", redaction.text, parts=parts)]
+    current = [WireMessage("user", redaction.text, parts=parts, images=wire_images(inp.attachments))]
     system = "\n\n".join(part for part in (inp.system_prompt, block.wire) if part)
     tools = (ToolSpec(**memory_search_tool(inp.lang)),) if search_tool_offered(
         inp.store, scope=conv.space, memory_off=conv.memory_off) else ()

@@ -23,6 +23,7 @@ from .models import (
     ToolCallDelta,
     ToolSpec,
     Usage,
+    WireImage,
     preset,
 )
 from .sse import SSEComment, SSEEvent, SSEParser, SSEProblem, encode_comment, encode_event
@@ -51,6 +52,7 @@ __all__ = [
     "ToolCallDelta",
     "ToolSpec",
     "Usage",
+    "WireImage",
     "classify_http_error",
     "encode_comment",
     "encode_event",

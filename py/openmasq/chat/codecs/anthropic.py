@@ -112,7 +112,10 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
         if message.is_error:
             result["is_error"] = True
         return [result]
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": text} for text in message.texts if text]
+    blocks: list[dict[str, Any]] = [
+        {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.base64()}}
+        for image in message.images]  # attached images first: the API reads them before the text about them
+    blocks += [{"type": "text", "text": text} for text in message.texts if text]
     for call in message.tool_calls:
         # The API wants an object; arguments the model wrote as invalid JSON replay as {}.
         blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.parsed_arguments() or {}})

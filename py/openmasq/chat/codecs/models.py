@@ -3,6 +3,7 @@ complete response, model listings, and the table of provider presets."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,6 +32,20 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class WireImage:
+    """An image a user turn sends (issue 20): the PNG the page masked and the user saw, as its bytes."""
+
+    media_type: str
+    data: bytes
+
+    def base64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+    def data_url(self) -> str:
+        return f"data:{self.media_type};base64,{self.base64()}"
+
+
+@dataclass(frozen=True)
 class Message:
     """One turn: a user text, an assistant text (maybe calling tools), or a tool's result."""
 
@@ -42,6 +57,8 @@ class Message:
     # user turns: text parts sent before `content`, one per attached file ("[Attachment: name]" and its
     # redacted text, chat/attachments.py); never a file's bytes
     parts: tuple[str, ...] = ()
+    # user turns: images sent before the text parts (masked on the device and seen by the user: attach/ocr.py)
+    images: tuple[WireImage, ...] = ()
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -55,7 +72,7 @@ class Message:
             raise ValueError("a tool result names the tool call it answers (tool_call_id)")
         if self.tool_calls and self.role != "assistant":
             raise ValueError("only an assistant turn calls tools")
-        if self.parts and self.role != "user":
+        if (self.parts or self.images) and self.role != "user":
             raise ValueError("only a user turn carries attached parts")
 
 

@@ -103,8 +103,9 @@ def _wire_message(message: Message) -> dict[str, Any]:
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     wire: dict[str, Any] = {"role": message.role, "content": message.content}
-    if message.parts:  # attached files: a text part each, then the typed text
-        wire["content"] = [{"type": "text", "text": text} for text in message.texts if text]
+    if message.parts or message.images:  # attached files: the images, a text part each, then the typed text
+        wire["content"] = [*({"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images),
+                           *({"type": "text", "text": text} for text in message.texts if text)]
     if message.tool_calls:
         wire["content"] = message.content or None
         wire["tool_calls"] = [
