@@ -46,7 +46,7 @@ _FAMOUS_MAX_WORDS = 4
 #   location  (at 0.9) de 19,20->15,16 over 4,12->4,19; en 32,34->27,29 over 15,26->16,34; it 22,22->19,19 over
 #             6,18->6,26; auto 119,123->105,109 over 35,78->36,117: KEPT; es (23->22 over 12->21) and fr (23->22
 #             over 10->17) too costly
-#   org       every language: too costly (en 32,34->29,31 over 15,26->25,59; fr 27,28->25,26 over 3,10->12,42)
+#   org       every language: too costly (en 32,34->29,31 over 15,26->25,59; fr 23,24->21,22 over 3,10->12,42)
 # A text of unknown language is read as the language its commonest words say (language.py), else "auto".
 # The rules were written against these sets; models/ner/TRAINING.md has the model's own figures.
 KEPT_KINDS: dict[str, frozenset[str]] = {
