@@ -18,7 +18,8 @@ def extract(data: bytes, name: str = "", media_type: str = "") -> Extracted:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            found: Extracted = done.value
+            return found
 
 
 def extract_steps(data: bytes, name: str = "", media_type: str = "") -> Generator[tuple[int, int], None, Extracted]:

@@ -24,7 +24,8 @@ def read_pdf(data: bytes) -> Extracted:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            found: Extracted = done.value
+            return found
 
 
 def pdf_steps(data: bytes) -> Generator[tuple[int, int], None, Extracted]:
