@@ -42,7 +42,7 @@ class Staged:
     image: bytes | None = None
 
     def turn_attachment(self) -> TurnAttachment:
-        return TurnAttachment(self.name, self.extracted, self.size, self.kind)
+        return TurnAttachment(self.name, self.extracted, self.size, self.kind, image=self.image)
 
 
 @dataclass
