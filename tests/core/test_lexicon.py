@@ -502,3 +502,24 @@ def test_every_trade_word_is_a_descriptor() -> None:
 @pytest.mark.parametrize("form", ["AB", "Kft.", "s.r.o.", "Sp. z o.o.", "Pty Ltd", "PLLC", "SE"])
 def test_legal_forms_of_more_countries(form: str) -> None:
     assert lexicon.is_legal_form(form)
+
+
+# --- lists read one word at a time -----------------------------------------------------------------
+
+# These lists are looked up one word at a time (lone_names.py): an entry of two words can never match. A line
+# that does not end with a comma runs into the next line's first entry ("niece" + "tochter"), which is how
+# "tell", "tochter", "hija" and "figlia" were lost as cues.
+SINGLE_WORD_LISTS = ("person_cues.txt", "person_links.txt", "person_verbs.txt", "request_verbs.txt")
+
+
+@pytest.mark.parametrize("name", SINGLE_WORD_LISTS)
+def test_every_entry_of_a_list_read_word_by_word_is_one_word(name: str) -> None:
+    two_words = sorted(key for key in lexicon.list_keys(name) if " " in key)
+    hyphenated = {lexicon.lexicon_key(w) for w in ("beau-frère", "beau-père", "belle-mère", "belle-sœur",
+                                                   "grand-mère", "grand-père", "co-worker")}
+    assert [key for key in two_words if key not in hyphenated] == []
+
+
+@pytest.mark.parametrize("cue", ["tell", "tochter", "hija", "figlia", "chiedi", "pregunta", "frag", "bestie"])
+def test_the_first_cue_of_each_line_is_a_cue(cue: str) -> None:
+    assert lexicon.lexicon_key(cue) in lexicon.list_keys("person_cues.txt")
