@@ -68,7 +68,8 @@ def unlock(page: Any, label: str, passphrase: str) -> None:
 
 
 def add_provider(page: Any, base_url: str, label: str = "Scripted") -> None:
-    """Adds an OpenAI-compatible provider, lists its models, picks the first, makes it the default."""
+    """Adds an OpenAI-compatible provider, lists its models, picks the first; added after a test that
+    worked, it becomes the default (issue 18)."""
     # The service worker must control the page before it can widen net-worker's policy.
     wait_for_service_worker(page)
     page.click("[data-route=providers]")
@@ -81,7 +82,6 @@ def add_provider(page: Any, base_url: str, label: str = "Scripted") -> None:
     page.click("[data-action=save-provider]")
     card = page.locator(".provider", has_text=label)
     card.wait_for()
-    card.get_by_role("button", name=_make_default_name(page)).click()
     card.locator(".badge").wait_for()
 
 
@@ -94,8 +94,17 @@ def open_chat(context: Any, url: str, provider_url: str, label: str = "Perso") -
     return page
 
 
-def _make_default_name(page: Any) -> str:
-    return "Utiliser par défaut" if page.evaluate("document.documentElement.lang") == "fr" else "Use by default"
+def pick_model(page: Any, provider_id: str, model: str | None = None) -> None:
+    """The header's model button: another provider (and one of its models, or a typed name) for the
+    conversation shown."""
+    page.click("[data-action=pick-model]")
+    dialog = page.locator("[data-testid=model-dialog]")
+    dialog.wait_for()
+    page.select_option("#model-provider", provider_id)
+    if model is not None:
+        page.fill("#model-typed", model)
+    page.click("[data-action=use-model]")
+    dialog.wait_for(state="detached")
 
 
 def send(page: Any, text: str) -> None:
@@ -105,7 +114,7 @@ def send(page: Any, text: str) -> None:
 
 # A conversation is current in the list and nothing is written in it yet.
 EMPTY_CURRENT = """() => !!document.querySelector('.conv.current')
-    && !!document.querySelector('[data-testid=provider-picker]')
+    && !!document.querySelector('[data-testid=answering-model]:not([data-for=""])')
     && !document.querySelector('[data-testid=messages] article')"""
 
 

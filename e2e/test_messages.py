@@ -190,7 +190,7 @@ def test_edit_and_regenerate_make_versions_and_only_the_active_branch_reaches_th
     show_list(page)
     empty = page.locator(".conv.current").get_attribute("data-conv-id")
     page.click("[data-action=new-conversation]")
-    page.locator("[data-testid=provider-picker]").wait_for()
+    page.locator("[data-testid=answering-model]:not([data-for=''])").wait_for()
     show_list(page)
     page.locator(f".conv.current[data-conv-id='{empty}']").wait_for()
     assert page.locator(".convlist-items .conv").count() == 2

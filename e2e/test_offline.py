@@ -12,6 +12,7 @@ from test_chat import (
     PASSPHRASE,
     new_conversation,
     open_chat,
+    pick_model,
     send,
     unlock,
     wait_for_reply,
@@ -64,7 +65,7 @@ def test_after_the_first_load_the_app_works_offline(
 
     # The bundled model answers, through the same chat, with nothing but the cache.
     new_conversation(page)
-    page.select_option("[data-testid=provider-picker]", LOCAL)
+    pick_model(page, LOCAL)
     send(page, "What is the capital of France?")
     # Sampling may ramble up to the 512-token cap at 3-5 tokens/s on 2 busy cores (~170 s): the
     # default 120 s wait failed once in CI while the model was still answering.

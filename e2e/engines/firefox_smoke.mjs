@@ -61,16 +61,11 @@ async function addProvider(page, baseUrl) {
   await page.click("[data-action=list-models]");
   await page.waitForSelector("#prov-model-pick");
   await page.click("[data-action=save-provider]");
-  await page.waitForSelector(".provider .actions button, .provider button");
-  // The card's "use by default" button, then its badge.
-  const made = await page.evaluate(() => {
+  // Added after a test that worked, it is the default (issue 18): its card carries the badge.
+  await page.waitForFunction(() => {
     const card = [...document.querySelectorAll(".provider")].find((el) => el.innerText.includes("Scripted"));
-    const button = card && [...card.querySelectorAll("button")].find((b) => /par défaut|by default/i.test(b.innerText));
-    if (button) button.click();
-    return !!button;
+    return Boolean(card && card.querySelector(".badge"));
   });
-  if (!made) throw new Error("no 'use by default' button on the provider's card");
-  await page.waitForSelector(".provider .badge");
 }
 
 async function sendAndWait(page, message, quote) {

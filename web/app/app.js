@@ -39,12 +39,13 @@ function initialTheme() {
   try { return localStorage.getItem(THEME_KEY) || "auto"; } catch { return "auto"; }
 }
 
-// `bar`: the label of the phone's bottom bar where the full one cannot fit its sixth of a
-// 360 px screen ("Fournisseurs"); screen readers still hear the full label.
+// Each place has one name, the same in the side rail and the phone's bottom bar (issue 18: the bar said
+// "Messages" and "Modèles" where the rail said "Discussions" and "Fournisseurs"), short enough for a sixth
+// of a 320 px screen. `bar` (a shorter label for the bar only) stays possible, for no place today.
 const ROUTES = [
-  { id: "chat", icon: "chat", label: "nav.chat", bar: "nav.chat.bar" },
+  { id: "chat", icon: "chat", label: "nav.chat" },
   { id: "memory", icon: "memory", label: "nav.memory" },
-  { id: "providers", icon: "plug", label: "nav.providers", bar: "nav.providers.bar" },
+  { id: "providers", icon: "plug", label: "nav.providers" },
   { id: "settings", icon: "gear", label: "nav.settings" },
   { id: "about", icon: "info", label: "nav.about" },
 ];
@@ -134,9 +135,11 @@ export function App({ pyWorker = null }) {
     }
   }
 
+  // Saving or testing a provider may also make it the default (py-worker decides): the settings follow.
   async function reloadProviders() {
-    const provs = await api.listProviders();
+    const [provs, s] = await Promise.all([api.listProviders(), api.getSettings()]);
     setProviders(provs);
+    setSettings(s || {});
     await syncEgress(provs);
     return provs;
   }

@@ -5,6 +5,7 @@ import * as memoryStrings from "./components/memory-strings.js";
 import * as offlineStrings from "./components/offline-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
 import * as richStrings from "./components/rich-strings.js";
+import * as modelStrings from "./components/model-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -88,10 +89,8 @@ const fr = {
 
   "nav.main": "Navigation principale",
   "nav.skip": "Aller au contenu",
-  "nav.chat": "Discussions",
-  "nav.chat.bar": "Messages",
-  "nav.providers": "Fournisseurs",
-  "nav.providers.bar": "Modèles",
+  "nav.chat": "Messages",
+  "nav.providers": "Modèles",
   "nav.settings": "Réglages",
   "nav.about": "À propos",
 
@@ -194,7 +193,7 @@ const fr = {
   "convsettings.spaceHelp": "Regroupe les conversations ; une fiche de la Mémoire rattachée à un espace ne sert que dans ses conversations.",
   "convsettings.saved": "Réglages enregistrés",
 
-  "providers.title": "Fournisseurs",
+  "providers.title": "Modèles",
   "providers.intro": "Les requêtes partent de cet appareil vers le fournisseur choisi, déjà masquées. Les clés d’API sont chiffrées avec votre compte.",
   "providers.add": "Ajouter un fournisseur",
   "providers.editTitle": "Modifier le fournisseur",
@@ -363,9 +362,7 @@ const en = {
   "nav.main": "Main navigation",
   "nav.skip": "Skip to content",
   "nav.chat": "Chats",
-  "nav.chat.bar": "Chats",
   "nav.providers": "Providers",
-  "nav.providers.bar": "Providers",
   "nav.settings": "Settings",
   "nav.about": "About",
 
@@ -567,6 +564,8 @@ Object.assign(fr, offlineStrings.fr); // the offline copy, the models and the st
 Object.assign(en, offlineStrings.en);
 Object.assign(fr, richStrings.fr); // code blocks, math and backups (components/rich-strings.js)
 Object.assign(en, richStrings.en);
+Object.assign(fr, modelStrings.fr); // the first run, the header's model and its picker (components/model-strings.js)
+Object.assign(en, modelStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

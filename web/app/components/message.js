@@ -229,6 +229,8 @@ export function Message({ message, streaming, onRetry, memoryOff, error, api, co
       data-state=${stopped ? "stopped" : undefined}>
     <header class="message-head">
       <span class="who">${user ? t("chat.you") : t("chat.assistant")}</span>
+      ${!user && message.model ? html`<span class="reply-model muted small" data-testid="reply-model"
+          title=${t("model.reply", { model: message.model })}>${message.model}</span>` : null}
       ${message.created ? html`<time class="muted small">${formatTime(message.created)}</time>` : null}
       ${user && spans.length ? html`<span class="badge shield-badge">${t("chat.redactedCount", { n: spans.length })}</span>` : null}
       ${message.draft ? html`<span class="badge warn">${t("chat.draftKept")}</span>` : null}

@@ -8,6 +8,8 @@ import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui
 import { ConversationList } from "../components/convlist.js";
 import { Message, ErrorNote, RequestView, familyOf, kindLabel } from "../components/message.js";
 import { bus, chatState, emit, markStreaming } from "../store.js";
+import { ModelButton, ModelDialog } from "../components/model-picker.js";
+import { Onboarding, needsOnboarding } from "../components/onboarding.js";
 
 const SEARCH_DEBOUNCE_MS = 200;
 // The composer's preview waits for a pause in typing: each one runs the whole masking in py-worker.
@@ -17,6 +19,11 @@ const STICK_PX = 80;
 // A scroll within this long after the user touched the list (wheel, touch, keys, scroll bar) is theirs.
 const USER_SCROLL_MS = 1000;
 const PHONE_QUERY = "(max-width: 760px)";
+// A long conversation opens on its last turns (bench/render.py: all 2,000 turns of one took seconds to
+// paint); earlier ones come back in steps as the user scrolls up, or with the button above them.
+const TAIL_TURNS = 40;
+const EARLIER_STEP = 80;
+const EARLIER_PX = 300; // scrolled this close to the top, the next step of earlier turns is added
 
 function splitLines(text) {
   return text.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -46,6 +53,7 @@ export function ChatScreen() {
   const [drawer, setDrawer] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
   const [showWireLog, setShowWireLog] = useState(false);
+  const [showModel, setShowModel] = useState(false);
   const [loadError, setLoadError] = useState("");
   const searchRef = useRef(null);
   const convRef = useRef(null);
@@ -105,12 +113,15 @@ export function ChatScreen() {
   }, []);
 
   // Opening the drawer moves focus into it, in the same frame as it appears (after paint, a fast
-  // keystroke or a screen reader would still be on the toggle); Escape closes it.
+  // keystroke or a screen reader would still be on the toggle); Escape closes it. Focus goes to the
+  // conversation shown (or the close button), not the search field: on a phone a focused text field
+  // pops the keyboard over the list the user came to see (issue 18).
   // Closing it gives focus back to its toggle when focus was in it (the drawer turns inert and drops it).
   const toggleRef = useRef(null);
   useLayoutEffect(() => {
     if (!drawer) return undefined;
-    searchRef.current?.focus();
+    (document.querySelector(".chat-side .conv.current .conv-open") || document.querySelector(".chat-side .drawer-close")
+      || searchRef.current)?.focus();
     const onKey = (e) => { if (e.key === "Escape") setDrawer(false); };
     document.addEventListener("keydown", onKey);
     return () => {
@@ -263,9 +274,16 @@ export function ChatScreen() {
 
   const stop = () => { if (chatState.currentId) api.stop(chatState.currentId).catch(() => {}); };
 
-  const changeProvider = async (providerId) => {
-    if (!conv) return;
-    setConv(await api.updateConversation(conv.id, { provider_id: providerId }));
+  // The header's model (issue 18): a new conversation is made first when none is shown.
+  const openModel = async () => {
+    if (!chatState.currentId) await create(true);
+    setShowModel(true);
+  };
+  const pickModel = async (patch) => {
+    const id = chatState.currentId;
+    const view = await api.updateConversation(id, patch);
+    if (chatState.currentId === id) setConv(view);
+    return view;
   };
 
   const live = currentId ? chatState.live.get(currentId) : null;
@@ -284,20 +302,27 @@ export function ChatScreen() {
         <button type="button" class="icon-button drawer-toggle" ref=${toggleRef} onClick=${() => setDrawer(true)}
           aria-label=${t("chat.openList")} aria-expanded=${drawer ? "true" : "false"}>
           <${Icon} name="menu" /></button>
-        <h1 class="chat-title">${conv ? conv.title || t("chat.untitled") : t("app.name")}</h1>
-        ${conv ? html`<${ProviderPicker} providers=${providers} value=${conv.provider_id || settings.default_provider || "local"}
-            onChange=${changeProvider} />
+        <h1 class="chat-title" title=${conv?.title || undefined}>${conv ? conv.title || t("chat.untitled") : t("chat.new")}</h1>
+        <${ModelButton} conv=${conv} providers=${providers} settings=${settings} onClick=${openModel} />
+        <button type="button" class="icon-button head-new" onClick=${() => create(true)} aria-label=${t("chat.new")}
+          title=${t("chat.new")} data-action="new-conversation-head">
+          <${Icon} name="plus" /></button>
+        ${conv ? html`<div class="chat-tools">
           <button type="button" class="icon-button" onClick=${() => setShowWireLog(true)} aria-label=${t("wirelog.open")}
             title=${t("wirelog.open")} data-action="wire-log"><${Icon} name="eye" /></button>
           <button type="button" class="icon-button" onClick=${() => setShowSettings(true)} aria-label=${t("chat.settings")}
-            data-action="conversation-settings"><${Icon} name="sliders" /></button>` : null}
+            title=${t("chat.settings")} data-action="conversation-settings"><${Icon} name="sliders" /></button>
+        </div>` : null}
       </header>
       <${MessageList} conv=${conv} live=${live} onRetry=${retry} loadError=${loadError} onEdit=${edit}
-        onRegenerate=${regenerate} onSwitch=${switchVersion} />
+        onRegenerate=${regenerate} onSwitch=${switchVersion}
+        welcome=${needsOnboarding(providers, settings) && !(conv?.message_list || []).length && !live} />
       <${Composer} convId=${currentId} streaming=${Boolean(live?.streaming)} space=${space} keep=${conv?.keep || []}
         onSend=${send} onStop=${stop} ensureConversation=${ensureConversation}
         onConvChanged=${(view) => { if (view.id === chatState.currentId) setConv(view); }} />
     </section>
+    ${showModel && conv ? html`<${ModelDialog} api=${api} conv=${conv} providers=${providers} settings=${settings}
+        onClose=${() => setShowModel(false)} onPicked=${pickModel} />` : null}
     ${showWireLog && conv ? html`<${WireLog} convId=${conv.id} onClose=${() => setShowWireLog(false)} />` : null}
     ${showSettings && conv ? html`<${ConversationSettings} conv=${conv} onClose=${() => setShowSettings(false)}
         onSaved=${(view) => { setConv(view); loadList(); }} />` : null}
@@ -317,17 +342,7 @@ function spacesOf(items, space) {
   return [...names].sort((a, b) => a.localeCompare(b));
 }
 
-function ProviderPicker({ providers, value, onChange }) {
-  return html`<label class="provider-pick">
-    <span class="visually-hidden">${t("chat.provider")}</span>
-    <select value=${value} onChange=${(e) => onChange(e.currentTarget.value)} data-testid="provider-picker">
-      ${providers.map((p) => html`<option value=${p.id}>${p.kind === "local" ? t("providers.localName") : p.label}${
-        p.model && p.kind !== "local" ? ` · ${p.model}` : ""}</option>`)}
-    </select>
-  </label>`;
-}
-
-function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onSwitch }) {
+function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onSwitch, welcome = false }) {
   const { api } = useApp();
   const ref = useRef(null);
   const stick = useRef(true);
@@ -346,6 +361,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
   const inFlight = live?.streaming && live.request && live.saved ? live.saved.id : null;
   const all = [...messages.map((m) => (m.id === inFlight ? { ...m, pendingRequest: live.request } : m)), ...extra];
   const last = messages[messages.length - 1];
+  const [tail, earlier, showEarlier] = useTail(ref, all, conv?.id);
 
   // The view follows the conversation unless the user scrolled up to read; a message they send
   // brings it back. Only a scroll the user made can stop it: the list's height also changes
@@ -364,6 +380,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
 
   const onScroll = (e) => {
     const el = e.currentTarget;
+    if (earlier && el.scrollTop < EARLIER_PX && performance.now() - touched.current < USER_SCROLL_MS) showEarlier();
     if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true;
     else if (performance.now() - touched.current < USER_SCROLL_MS) stick.current = false;
   };
@@ -379,11 +396,13 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
       onKeyDown=${touch} onPointerDown=${touch} role="log" aria-live="polite"
       aria-relevant="additions" data-testid="messages">
     ${loadError ? html`<p class="inline-error" role="alert">${loadError}</p>` : null}
-    ${!all.length ? html`<div class="empty-chat">
+    ${welcome ? html`<${Onboarding} />` : !all.length ? html`<div class="empty-chat">
         <${Icon} name="shield" size=${40} />
         <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
       </div>` : null}
-    ${all.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)} api=${api} convId=${conv?.id}
+    ${earlier ? html`<button type="button" class="button small earlier" onClick=${showEarlier} data-action="show-earlier">
+        ${t("chat.earlier", { n: Math.min(earlier, EARLIER_STEP) })}</button>` : null}
+    ${tail.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)} api=${api} convId=${conv?.id}
         onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null}
         onEdit=${m.id.startsWith("pending") ? null : onEdit} onSwitch=${onSwitch} busy=${turnBusy}
         onRegenerate=${m.id.startsWith("pending") || !messages.includes(m) ? null : onRegenerate} />`)}
@@ -597,4 +616,25 @@ function ConversationSettings({ conv, onClose, onSaved }) {
       </div>
     </form>
   <//>`;
+}
+
+/** The last turns of a long conversation and how many are hidden before them; `showEarlier` adds a step
+ *  of earlier ones and keeps the turns the user was reading where they were on the screen. */
+function useTail(ref, all, convId) {
+  const [limit, setLimit] = useState(TAIL_TURNS);
+  const anchor = useRef(null); // the list's height before earlier turns were added
+  useEffect(() => { setLimit(TAIL_TURNS); }, [convId]);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || anchor.current === null) return;
+    el.scrollTop += el.scrollHeight - anchor.current;
+    anchor.current = null;
+  }, [limit]);
+  const hidden = Math.max(0, all.length - limit);
+  const showEarlier = () => {
+    if (!hidden || anchor.current !== null) return;
+    anchor.current = ref.current ? ref.current.scrollHeight : null;
+    setLimit((n) => n + EARLIER_STEP);
+  };
+  return [hidden ? all.slice(hidden) : all, hidden, showEarlier];
 }

@@ -12,6 +12,7 @@ const DEFAULT_URLS = { openai: "https://api.openai.com/v1", anthropic: "https://
 const PRESETS = [
   { id: "ollama", label: "Ollama", base_url: "http://localhost:11434/v1" },
   { id: "lmstudio", label: "LM Studio", base_url: "http://localhost:1234/v1" },
+  { id: "llamacpp", label: "llama.cpp", base_url: "http://localhost:8080/v1" },
 ];
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -44,6 +45,10 @@ export function ProvidersScreen() {
     let result;
     try { result = await api.listModels(p.id); } catch (err) { result = { ok: false, error: { message: errorMessage(err) } }; }
     setTests((s) => ({ ...s, [p.id]: result }));
+    if (result.made_default) { // its first successful test after it was added (issue 18)
+      await reloadProviders();
+      toast(t("providers.madeDefault", { label: p.label }));
+    }
   };
 
   const remove = async () => {
@@ -95,11 +100,13 @@ export function ProvidersScreen() {
   </div>`;
 }
 
-function ProviderForm({ provider, onClose }) {
+/** Adds or edits a provider; also opened by the first run (components/onboarding.js) with `initialKind`. */
+export function ProviderForm({ provider, onClose, initialKind = "openai" }) {
   const { api, providers, reloadProviders, toast, syncEgress } = useApp();
-  const [kind, setKind] = useState(provider?.kind || "openai");
-  const [label, setLabel] = useState(provider?.label || t("providers.kind.openai"));
-  const [baseUrl, setBaseUrl] = useState(provider?.base_url || DEFAULT_URLS.openai);
+  const startKind = provider?.kind || initialKind;
+  const [kind, setKind] = useState(startKind);
+  const [label, setLabel] = useState(provider?.label || (startKind === "compatible" ? "" : t(`providers.kind.${startKind}`)));
+  const [baseUrl, setBaseUrl] = useState(provider?.base_url || DEFAULT_URLS[startKind] || "");
   const [apiKey, setApiKey] = useState("");
   const [model, setModel] = useState(provider?.model || "");
   const [models, setModels] = useState([]);
@@ -169,10 +176,12 @@ function ProviderForm({ provider, onClose }) {
     if (!check(true)) return;
     run(async () => {
       try {
-        await api.saveProvider(spec());
+        const saved = await api.saveProvider(spec());
         widened.current = false;
         await reloadProviders();
-        toast(t("providers.saved"));
+        // Saved after a test that worked: it is the default now (py-worker decides, issue 18).
+        toast(saved.made_default ? t("providers.madeDefault", { label: saved.label })
+          : provider ? t("providers.saved") : t("providers.testToDefault"));
         onClose();
       } catch (err) {
         setErrors({ form: errorMessage(err) });
