@@ -4,6 +4,9 @@ words inside the image is refused."""
 
 from __future__ import annotations
 
+import zlib
+from pathlib import Path
+
 import pytest
 
 from openmasq.attach import AttachmentError
@@ -11,6 +14,7 @@ from openmasq.attach.ocr import (
     MAX_SIDE,
     Box,
     OcrWord,
+    check_masked_png,
     line_joiner,
     mask_plan,
     plan_image,
@@ -145,3 +149,28 @@ def test_the_text_only_choice_is_an_attachment_text():
     read = read_words(800, 400, LETTER)
     extracted = read.extracted()
     assert extracted.text == read.text and extracted.format == "image"
+
+
+IMAGES = Path(__file__).resolve().parent.parent / "data" / "images"
+
+
+def with_chunk(png: bytes, kind: bytes, body: bytes) -> bytes:
+    """`png` with one more chunk after IHDR (its CRC as a PNG writer computes it)."""
+    chunk = len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+    ihdr_end = 8 + 12 + int.from_bytes(png[8:12], "big")
+    return png[:ihdr_end] + chunk + png[ihdr_end:]
+
+
+def test_a_masked_png_is_sent_only_whole_small_enough_and_without_metadata():
+    photo = (IMAGES / "photo.png").read_bytes()
+    assert check_masked_png(photo) == (960, 720)
+    for kind, body in ((b"tEXt", b"Author\0Heloise Marchetti"), (b"eXIf", b"MM\0*"), (b"iTXt", b"Comment\0\0\0\0\0x")):
+        with pytest.raises(AttachmentError) as raised:
+            check_masked_png(with_chunk(photo, kind, body))
+        assert raised.value.reason == "corrupt" and kind.decode() in raised.value.message
+    with pytest.raises(AttachmentError) as raised:
+        check_masked_png((IMAGES / "letter.png").read_bytes())  # 1240 x 1754: past the side sent
+    assert raised.value.reason == "too_large"
+    for broken in (photo[:100], b"GIF89a" + photo[6:], (IMAGES / "letter-exif.jpg").read_bytes()):
+        with pytest.raises(AttachmentError):
+            check_masked_png(broken)

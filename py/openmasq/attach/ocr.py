@@ -30,6 +30,14 @@ MAX_SIDE = 4000
 # The engine's languages (redact/options.py LANGS) as tesseract names its data (site/ocrfiles.py ships each).
 OCR_LANGUAGES: dict[str, str] = {"en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por",
                                  "nl": "nld"}
+# The side of the masked image that is sent (the page scales the masked drawing down to it): providers scale
+# larger images down anyway (Anthropic past 1568 px, OpenAI past 2048), and an A4 page at 1600 px keeps its text
+# readable (136 dpi) in a PNG of a few hundred kB.
+SEND_MAX_SIDE = 1600
+MAX_PNG_BYTES = 8 * 1024 * 1024
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Chunks that carry words about the file rather than pixels: none may be in a masked image.
+METADATA_CHUNKS = frozenset({"tEXt", "zTXt", "iTXt", "eXIf", "tIME", "iCCP"})
 # A word OCR is this sure of (tesseract's confidence, 0-100) counts as text found: photos without text
 # still give a few "words" of noise at 0-40.
 TEXT_CONFIDENCE = 60
@@ -117,7 +125,44 @@ def ocr_languages(lang: str, ui_lang: str) -> list[str]:
 
 def limits_view() -> dict[str, object]:
     """What the page must know before it OCRs an image (one source: this module)."""
-    return {"max_side": MAX_SIDE, "languages": OCR_LANGUAGES}
+    return {"max_side": MAX_SIDE, "send_max_side": SEND_MAX_SIDE, "max_png_bytes": MAX_PNG_BYTES,
+            "languages": OCR_LANGUAGES}
+
+
+def png_chunks(data: bytes) -> list[str]:
+    """The chunk types of a PNG, in order, up to IEND. Raises AttachmentError("corrupt") for anything else."""
+    if not data.startswith(PNG_SIGNATURE):
+        raise AttachmentError("corrupt", "The masked image is not a PNG.")
+    chunks: list[str] = []
+    at = len(PNG_SIGNATURE)
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind = data[at + 4:at + 8].decode("latin-1")
+        at += 12 + length
+        if at > len(data) or not kind.isalpha():
+            break
+        chunks.append(kind)
+        if kind == "IEND":
+            return chunks
+    raise AttachmentError("corrupt", "The masked image is a truncated PNG.")
+
+
+def check_masked_png(data: bytes) -> tuple[int, int]:
+    """The masked image as it may be sent: a whole PNG, within the size sent, with no metadata chunk (the page
+    re-encodes it from a canvas, which writes none: checked here, so a file's EXIF or text never rides along).
+    Returns its width and height."""
+    if len(data) > MAX_PNG_BYTES:
+        raise AttachmentError("too_large", f"The masked image is larger than {MAX_PNG_BYTES // (1024 * 1024)} MB.")
+    chunks = png_chunks(data)
+    if chunks[0] != "IHDR":
+        raise AttachmentError("corrupt", "The masked image is not a PNG.")
+    carried = sorted(set(chunks) & METADATA_CHUNKS)
+    if carried:
+        raise AttachmentError("corrupt", f"The masked image carries metadata ({', '.join(carried)}): not sent.")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if not (0 < width <= SEND_MAX_SIDE and 0 < height <= SEND_MAX_SIDE):
+        raise AttachmentError("too_large", f"The masked image is sent up to {SEND_MAX_SIDE} pixels a side.")
+    return width, height
 
 
 def words_from_json(payload: object, width: object, height: object) -> tuple[int, int, tuple[OcrWord, ...]]:

@@ -4,19 +4,30 @@ come back as the boxes the page fills (attach/ocr.py decides; this shell only re
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..attach import AttachmentError
-from ..attach.ocr import limits_view, ocr_languages, plan_image, read_words, uncovered, words_from_json
+from ..attach import AttachmentError, Extracted, Part
+from ..attach.ocr import (
+    check_masked_png,
+    limits_view,
+    ocr_languages,
+    plan_image,
+    read_words,
+    uncovered,
+    words_from_json,
+)
 from ..chat.send import conversation_options
 from . import embeddings as ml
 
 if TYPE_CHECKING:
     from .app import App
 
-OCR_METHODS: dict[str, str] = {"planImageMask": "plan_image_mask", "imageLimits": "image_limits"}
+OCR_METHODS: dict[str, str] = {"planImageMask": "plan_image_mask", "imageLimits": "image_limits",
+                               "stageImage": "stage_image"}
 
 
 class OcrApi:
@@ -72,3 +83,29 @@ class OcrApi:
             view["text"] = None
         return {**view, "has_text": read.has_text, "ocr_text": read.text, "width": read.width,
                 "height": read.height}
+
+    async def stage_image(self, key: str, name: str, size: int, ocr_text: str, png: str | None) -> dict[str, Any]:
+        """Stages an image the user reviewed, as they chose it: `png` (base64) the masked image they saw, or None
+        to send its OCR'd text alone; the staged view, as a document's (attach_api.py keeps it until the send)."""
+        from .app import AppError
+        from .attach_api import AttachApi, Staged
+
+        def refused(reason: str, message: str) -> AppError:
+            return AppError("AttachmentRefused", json.dumps({"reason": reason, "message": message}))
+
+        if not (isinstance(key, str) and key and isinstance(name, str) and isinstance(size, int)
+                and isinstance(ocr_text, str) and (png is None or isinstance(png, str))):
+            raise refused("corrupt", "expected an image's key, name, size, text and masked PNG")
+        image = None
+        if png is not None:
+            try:
+                image = base64.b64decode(png, validate=True)
+                check_masked_png(image)
+            except (binascii.Error, ValueError) as error:
+                if isinstance(error, AttachmentError):
+                    raise refused(error.reason, error.message) from None
+                raise refused("corrupt", "The masked image is not base64.") from None
+        elif not ocr_text.strip():
+            raise refused("empty", "No text was read on this image: it can only go as the image itself.")
+        extracted = Extracted(ocr_text, "image", (Part("Image", ocr_text),) if ocr_text.strip() else ())
+        return AttachApi(self.app).stage(Staged(key, name, size, extracted, "image", image))

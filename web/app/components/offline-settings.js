@@ -7,7 +7,7 @@ import { useApp } from "../app.js";
 import { cancelDownload, downloadModel, modelStates, onModelsChange, removeModel } from "../downloads.js";
 import { appOffline, onPrecacheProgress, requestPersistence, storageStatus } from "../offline.js";
 
-const MODEL_ORDER = ["smollm2", "e5"];
+const MODEL_ORDER = ["smollm2", "e5", "ocr"];
 
 function useOfflineState() {
   const [models, setModels] = useState(null);

@@ -1,0 +1,213 @@
+// The review of an attached image (issue 20, item 2), a dialog of its own: OCR on the device (downloaded first
+// if it is not here, size said, with progress), then the image as it would go, its personal data covered by
+// black boxes py-worker decided, and the choice of what goes: the masked image, or only the text read (masked
+// like a document). A photo in which OCR found no text goes only with the user's explicit consent for that
+// image, said plainly. Reading and masking are cancellable; nothing is staged until "Attach".
+//
+// reviewImage(api, file, {conversationId, onProgress}) -> Promise<null | {choice: "image"|"text",
+//   png: ArrayBuffer|null (the masked PNG, for "image"), ocrText, masked, hasText}>
+import { html, render, useEffect, useRef, useState } from "../lib.js";
+import { t, formatBytes } from "../i18n.js";
+import { Dialog } from "./ui.js";
+import { kindLabel } from "./message.js";
+import { downloadModel, modelStates, onModelsChange } from "../downloads.js";
+import { ImageError, OCR_GROUP, drawImage, maskedPng, ocrAvailable, readWords, stopOcr } from "../ocr.js";
+
+const STAGE_SHARE = { load: [0, 10], language: [10, 25], initialise: [25, 30], recognise: [30, 90], mask: [90, 100] };
+
+/** An OCR progress event as a share of the whole review's reading (0-100). */
+export function percentOf(stage, progress) {
+  const [from, to] = STAGE_SHARE[stage] || [0, 10];
+  return Math.round(from + (to - from) * Math.min(1, Math.max(0, progress || 0)));
+}
+
+/** The OCR'd text with each masked value shown as its kind (before the conversation exists no fake is final). */
+export function segmentsOf(text, masked) {
+  const out = [];
+  let at = 0;
+  for (const m of [...masked].sort((a, b) => a.start - b.start)) {
+    if (m.start < at) continue;
+    if (m.start > at) out.push({ text: text.slice(at, m.start) });
+    out.push({ text: m.fake || `[${kindLabel(m.kind)}]`, kind: m.kind });
+    at = m.end;
+  }
+  if (at < text.length) out.push({ text: text.slice(at) });
+  return out;
+}
+
+export function reviewImage(api, file, { conversationId = null, onProgress } = {}) {
+  return new Promise((resolve) => {
+    const host = document.createElement("div");
+    host.className = "image-review-host";
+    document.body.append(host);
+    const done = (result) => {
+      render(null, host);
+      host.remove();
+      resolve(result);
+    };
+    render(html`<${ImageReview} api=${api} file=${file} conversationId=${conversationId} onProgress=${onProgress}
+      onDone=${done} />`, host);
+  });
+}
+
+function ImageReview({ api, file, conversationId, onProgress, onDone }) {
+  const [stage, setStage] = useState("start"); // start | download | reading | review | error
+  const [progress, setProgress] = useState({ stage: "load", percent: 0 });
+  const [download, setDownload] = useState(null); // {bytes, loaded, failed}
+  const [view, setView] = useState(null); // {plan, url, masked, scaled}
+  const [error, setError] = useState(null);
+  const [choice, setChoice] = useState("image");
+  const [consent, setConsent] = useState(false);
+  const abort = useRef(new AbortController());
+  const limits = useRef(null);
+
+  const step = (name, value) => {
+    const percent = percentOf(name, value);
+    setProgress({ stage: name, percent });
+    onProgress?.({ done: percent, total: 100 });
+  };
+
+  const read = async () => {
+    setStage("reading");
+    step("load", 0);
+    try {
+      const drawing = await drawImage(file, limits.current.max_side);
+      const ocr = await readWords(drawing, limits.current.langs,
+        { signal: abort.current.signal, onProgress: (p) => step(p.stage, p.progress) });
+      step("mask", 0);
+      let plan;
+      try {
+        plan = await api.image("planImageMask", [conversationId, ocr.words, drawing.width, drawing.height, null]);
+      } catch (err) {
+        throw new ImageError("mask", err?.message || String(err));
+      }
+      const masked = await maskedPng(drawing, plan.boxes, limits.current.send_max_side);
+      step("mask", 1);
+      setView({ plan, masked, url: URL.createObjectURL(masked),
+        scaled: drawing.scaled || Math.max(drawing.width, drawing.height) > limits.current.send_max_side });
+      setChoice("image");
+      setStage("review");
+    } catch (err) {
+      if (err?.kind === "cancelled") return;
+      if (err?.kind === "not_downloaded") { await offerDownload(); return; }
+      setError(err);
+      setStage("error");
+    }
+  };
+
+  const offerDownload = async () => {
+    const states = await modelStates().catch(() => ({}));
+    setDownload({ bytes: states[OCR_GROUP]?.bytes || 0, loaded: states[OCR_GROUP]?.stored || 0, failed: false,
+      running: false });
+    setStage("download");
+  };
+
+  useEffect(() => {
+    let alive = true;
+    (async () => {
+      try {
+        limits.current = await api.image("imageLimits", [conversationId]);
+      } catch (err) {
+        if (alive) { setError(new ImageError("failed", err?.message || String(err))); setStage("error"); }
+        return;
+      }
+      if (!alive) return;
+      if (await ocrAvailable()) read(); else offerDownload();
+    })();
+    const off = onModelsChange((group, p) => {
+      if (group === OCR_GROUP && p) setDownload((d) => (d ? { ...d, loaded: p.loaded, bytes: p.total } : d));
+    });
+    return () => { alive = false; off(); abort.current.abort(); };
+  }, []);
+  useEffect(() => () => { if (view?.url) URL.revokeObjectURL(view.url); }, [view]);
+
+  const startDownload = async () => {
+    setDownload((d) => ({ ...d, running: true, failed: false }));
+    try {
+      await downloadModel(OCR_GROUP);
+    } catch {
+      setDownload((d) => ({ ...d, running: false, failed: true }));
+      return;
+    }
+    stopOcr(); // the worker checked the files before they were here
+    read();
+  };
+
+  const cancel = () => {
+    abort.current.abort();
+    onDone(null);
+  };
+  const attach = async () => {
+    const plan = view.plan;
+    const sendImage = choice === "image";
+    onDone({ choice, png: sendImage ? await view.masked.arrayBuffer() : null, ocrText: plan.ocr_text,
+      masked: plan.masked, hasText: plan.has_text });
+  };
+
+  const name = file.name || "image";
+  const canAttach = stage === "review" && (view.plan.has_text ? Boolean(choice) : consent);
+  const footer = html`
+    <button type="button" class="button" data-action="image-remove" onClick=${cancel}>${stage === "reading"
+      ? t("image.cancel") : t("image.remove")}</button>
+    ${stage === "review" ? html`<button type="button" class="button primary" data-action="image-attach"
+      disabled=${!canAttach} onClick=${attach}>${t("image.attach")}</button>` : null}`;
+
+  return html`<${Dialog} title=${t("image.title", { name })} onClose=${cancel} footer=${footer} className="image-review">
+    <div data-testid="image-review" data-stage=${stage}>
+      <p class="help">${t("image.intro")}</p>
+      ${stage === "download" && download ? html`<div data-testid="image-download">
+        <p>${t("image.needOcr", { size: formatBytes(download.bytes) })}</p>
+        ${download.running ? html`<progress max=${download.bytes || 1} value=${download.loaded}
+            aria-label=${t("models.ocr")}></progress>
+          <p class="small muted">${t("image.downloading", { loaded: formatBytes(download.loaded), total: formatBytes(download.bytes) })}</p>`
+          : html`<button type="button" class="button primary" data-action="image-download" onClick=${startDownload}>
+            ${t("image.download", { size: formatBytes(Math.max(0, download.bytes - download.loaded) || download.bytes) })}</button>`}
+        ${download.failed ? html`<p class="field-error" role="alert">${t("image.downloadFailed")}</p>` : null}
+      </div>` : null}
+      ${stage === "reading" || stage === "start" ? html`<div data-testid="image-progress">
+        <p>${t("image.reading")}</p>
+        <progress max="100" value=${progress.percent} aria-label=${t("image.progressOf", { name })}></progress>
+        <p class="small muted" data-testid="image-stage" data-ocr-stage=${progress.stage}>${t(`image.stage.${progress.stage}`)}</p>
+      </div>` : null}
+      ${stage === "error" ? html`<p class="field-error" role="alert" data-testid="image-error"
+          data-kind=${error?.kind || "failed"}>${error?.kind === "undecodable" ? t("image.error.undecodable")
+          : error?.kind === "mask" ? t("image.error.mask", { message: error.message })
+          : t("image.error.failed", { message: error?.message || "" })}</p>` : null}
+      ${stage === "review" ? html`<${Review} view=${view} name=${name} choice=${choice} setChoice=${setChoice}
+        consent=${consent} setConsent=${setConsent} />` : null}
+    </div>
+  <//>`;
+}
+
+function Review({ view, name, choice, setChoice, consent, setConsent }) {
+  const { plan } = view;
+  return html`
+    <figure class="image-preview">
+      <img src=${view.url} alt=${t("image.previewAlt", { name, n: plan.boxes.length })} data-testid="masked-image"
+        data-boxes=${plan.boxes.length} />
+      <figcaption class="small muted">${t("image.preview")}${view.scaled ? ` · ${t("image.scaled")}` : ""}</figcaption>
+    </figure>
+    ${plan.has_text ? html`
+      <p>${plan.masked.length ? t("image.maskedCount", { n: plan.masked.length }) : t("image.maskedNone")}</p>
+      ${plan.masked.length ? html`<ul class="image-masked" data-testid="image-masked">
+        ${plan.masked.map((m, i) => html`<li key=${i} data-kind=${m.kind}><span class="redacted">${m.value}</span>
+          <span class="small muted"> (${kindLabel(m.kind)})${m.fake ? ` → ${m.fake}` : ""}</span></li>`)}
+      </ul>` : null}
+      <fieldset class="image-choice">
+        <legend>${t("image.choice")}</legend>
+        <label><input type="radio" name="image-choice" value="image" checked=${choice === "image"}
+          onChange=${() => setChoice("image")} data-testid="choice-image" />
+          ${t("image.choiceImage")}<span class="help">${t("image.choiceImageHelp")}</span></label>
+        <label><input type="radio" name="image-choice" value="text" checked=${choice === "text"}
+          onChange=${() => setChoice("text")} data-testid="choice-text" />
+          ${t("image.choiceText")}<span class="help">${t("image.choiceTextHelp")}</span></label>
+      </fieldset>
+      ${choice === "text" ? html`<details class="image-text" open>
+        <summary>${t("image.textPreview")}</summary>
+        <pre class="wire-text" data-testid="image-text">${segmentsOf(plan.ocr_text, plan.masked).map((s, i) => (s.kind
+          ? html`<mark key=${i} class="redacted">${s.text}</mark>` : s.text))}</pre>
+      </details>` : null}`
+    : html`<p class="field-error" role="alert" data-testid="image-no-text">${t("image.noText")}</p>
+      <label class="image-consent"><input type="checkbox" checked=${consent} data-testid="image-consent"
+        onChange=${(e) => setConsent(e.currentTarget.checked)} /> ${t("image.consent")}</label>`}`;
+}
