@@ -141,3 +141,18 @@ def test_a_feast_is_no_lone_name_but_a_friend_called_so_is() -> None:
 ])
 def test_a_name_after_a_word_introducing_a_person_is_masked_in_capitals_and_slang(text: str, name: str) -> None:
     assert name not in _masked(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("my son Jordan is sick today", "Jordan"),
+    ("mia figlia Sofia è nata il 17 marzo", "Sofia"),
+    ("Mi cuñada Guadalupe quiere abrir una fonda", "Guadalupe"),
+    ("tell Chad the invoice is late", "Chad"),
+])
+def test_a_first_name_that_is_also_a_country_or_a_place_is_a_person_after_a_kinship_word_or_a_verb(
+        text: str, name: str) -> None:
+    assert name not in _masked(text)
+
+
+def test_the_country_of_the_same_name_stays_a_country() -> None:
+    assert _masked("We flew to Jordan last spring: is Petra worth two days?").count("Jordan") == 1

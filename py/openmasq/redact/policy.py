@@ -23,6 +23,8 @@ NOTORIETY_KINDS = WORDLIKE_KINDS | {"domain", "url", "site"}
 _SOURCE_RANK = {"forced": 3, "rule": 2, "context": 1, "ner": 1, "given": 1, "lexicon": 0}
 
 
+# Person spans the rules found from the words around them (not the model, not the user).
+_RULE_SOURCES = frozenset({"lexicon", "context"})
 # Kinds that say nothing about a person by themselves: a message holding only these ties a famous place to
 # nobody.
 _IMPERSONAL_KINDS = frozenset({"location", "date", "number", "amount", "url", "domain", "path"})
@@ -88,12 +90,21 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
 def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
     spare = options.spares_famous()
     category = category_of(span.kind)
+    if _is_first_name_read_as_a_person(span):
+        return False
     # A tie to the writer only ever un-spares a value: the context is read (a costly scan) for
     # the few values that are notorious at all.
     if not lexicon.is_notorious(span.value, category, commercial=spare, people=spare):
         return False
     tied = lexicon.ties_to_writer(text, span.start, span.end)
     return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
+
+
+def _is_first_name_read_as_a_person(span: Span) -> bool:
+    """A first name that is also a country ("my son Jordan", "ma fille India"), which the rules took for a person
+    from the words around it (a cue before it, a verb after it): the country exemption is for the country."""
+    return (span.kind == "person" and span.source in _RULE_SOURCES and lexicon.is_country(span.value)
+            and lexicon.is_first_name(span.value))
 
 
 def _is_spared_public_figure(span: Span, text: str, options: RedactOptions) -> bool:
