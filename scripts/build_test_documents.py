@@ -5,7 +5,10 @@ phones), so that the tests never need LibreOffice. Run on demand; the outputs ar
 
     apt-get install -y libreoffice-writer=4:7.4.7-1+deb12u14 libreoffice-calc=4:7.4.7-1+deb12u14 \\
         libreoffice-impress=4:7.4.7-1+deb12u14
-    PYTHONPATH=py python scripts/build_test_documents.py
+    PYTHONPATH=py python scripts/build_test_documents.py             # every document
+    PYTHONPATH=py python scripts/build_test_documents.py report.pdf  # only the 20-page report
+
+(`./scripts/build-test-documents` installs the pinned packages first.)
 
 What LibreOffice writes from the sources:
 - contract.docx and contract.odt: three pages, a header and a footer, a table, a comment (an
@@ -17,6 +20,8 @@ What LibreOffice writes from the sources:
 - review.pptx: three slides with speaker notes;
 - scanned.pdf: a page that is only an image of text (LibreOffice's PNG of a page, put back in a PDF):
   no text layer;
+- report.pdf: a 20-page report (a chapter per page naming the same people and values, tables), the
+  document bench/attachments.py reads in the browser;
 - encrypted.pdf (a user password, AES-256) and owner-only.pdf (an owner password only, RC4: anyone
   may read it) are contract.pdf encrypted by pypdf (`PdfWriter.encrypt`), not by LibreOffice.
 
@@ -176,6 +181,60 @@ def contract_fodt(*, with_changes: bool) -> str:
 """
 
 
+REPORT_PAGES = 20
+
+
+def report_fodt() -> str:
+    """A 20-page report (bench/attachments.py reads it in the browser): a chapter per page, each of
+    some 2,500 characters of prose naming the dossier's people and values in turn, a table of contacts
+    every fifth page, the header and footer of the contract on every page."""
+    people = list(PEOPLE.values())
+    facts = [f"joignable au {V['client_phone']}", f"à l'adresse {V['client_email']}", f"IBAN {V['client_iban']}",
+             f"Telefon {V['german_phone']}", f"E-Mail {V['german_email']}", f"compte {V['company_iban']}",
+             f"ligne directe {V['manager_phone']}", f"courriel {V['manager_email']}", f"Konto {V['german_iban']}"]
+    filler = ("Le comité a relu les livrables du trimestre, comparé les délais prévus et les délais tenus, puis "
+              "arrêté les priorités de la période suivante. Les écarts constatés restent dans les marges du contrat "
+              "et ne justifient pas d'avenant. ")
+    chapters = []
+    for n in range(1, REPORT_PAGES + 1):
+        who, other = people[n % len(people)], people[(n + 2) % len(people)]
+        body = [p(f"Chapitre {n} — Suivi du lot {n}", "Title" if n == 1 else "Break")]
+        for k in range(4):
+            fact = facts[(n + k) % len(facts)]
+            body.append(p(f"{filler}Pour le lot {n}, {who} ({fact}) a validé l'étape {k + 1} avec {other} de "
+                          f"{V['company']}. {filler}"))
+        if n % 5 == 0:
+            rows = [("Nom", "E-mail", "Téléphone"), (PEOPLE["client"], V["client_email"], V["client_phone"]),
+                    (PEOPLE["manager"], V["manager_email"], V["manager_phone"])]
+            body.append('<table:table table:name="Contacts' + str(n) + '"><table:table-column '
+                        'table:number-columns-repeated="3"/>' + "".join(
+                            "<table:table-row>" + "".join(f'<table:table-cell office:value-type="string">{p(c)}'
+                                                          "</table:table-cell>" for c in row) + "</table:table-row>"
+                            for row in rows) + "</table:table>")
+        chapters.append("".join(body))
+    header = p(f"{V['company']} — Rapport annuel — dossier {PEOPLE['client']}")
+    footer = (f"<text:p>{escape(V['company'])}, {escape(V['address'])} — page "
+              "<text:page-number text:select-page=\"current\">1</text:page-number></text:p>")
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<office:document {NS} office:mimetype="application/vnd.oasis.opendocument.text">
+<office:styles>
+ <style:style style:name="Title" style:family="paragraph"><style:text-properties fo:font-size="18pt" fo:font-weight="bold"/></style:style>
+ <style:style style:name="Break" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/><style:text-properties fo:font-size="14pt" fo:font-weight="bold"/></style:style>
+</office:styles>
+<office:automatic-styles>
+ <style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="2cm" fo:margin-bottom="2cm" fo:margin-left="2cm" fo:margin-right="2cm"/><style:header-style/><style:footer-style/></style:page-layout>
+</office:automatic-styles>
+<office:master-styles>
+ <style:master-page style:name="Standard" style:page-layout-name="pm1">
+  <style:header>{header}</style:header>
+  <style:footer>{footer}</style:footer>
+ </style:master-page>
+</office:master-styles>
+<office:body><office:text>{"".join(chapters)}</office:text></office:body>
+</office:document>
+"""
+
+
 def cell(value: str, kind: str = "string") -> str:
     if kind == "date":
         day, month, year = value.split("/")
@@ -299,7 +358,8 @@ def versions() -> dict[str, str]:
     return out
 
 
-def main() -> int:
+def main(wanted: list[str]) -> int:
+    """Builds every document, or only the ones named (`report.pdf`: the others' bytes stay as committed)."""
     installed = versions()
     if installed != LIBREOFFICE:
         print(f"LibreOffice packages differ from the pinned ones: {installed} (pinned {LIBREOFFICE})", file=sys.stderr)
@@ -314,10 +374,16 @@ def main() -> int:
             "clients.fods": clients_fods(),
             "review.fodp": review_fodp(),
             "scan-source.fodt": scan_source_fodt(),
+            "report.fodt": report_fodt(),
         }
         for name, text in sources.items():
             (work / name).write_text(text, encoding="utf-8")
+        if wanted == ["report.pdf"]:
+            shutil.copyfile(convert(work / "report.fodt", "pdf:writer_pdf_Export", work, profile), OUT / "report.pdf")
+            write_manifest(installed)
+            return 0
         built = {
+            "report.pdf": convert(work / "report.fodt", "pdf:writer_pdf_Export", work, profile),
             "contract.docx": convert(work / "contract.fodt", 'docx:"MS Word 2007 XML"'.replace('"', ""), work, profile),
             "contract.odt": convert(work / "contract.fodt", "odt", work, profile),
             "contract.pdf": convert(work / "contract-accepted.fodt", "pdf:writer_pdf_Export", work, profile),
@@ -355,6 +421,9 @@ def write_manifest(installed: dict[str, str]) -> None:
                         V["client_email"], V["german_email"], V["client_phone"], V["german_phone"],
                         V["company_iban"]],
         "scanned.pdf": [PEOPLE["client"], V["client_iban"], V["company"]],
+        "report.pdf": [*PEOPLE.values(), V["client_phone"], V["client_email"], V["client_iban"], V["german_phone"],
+                       V["german_email"], V["company_iban"], V["manager_phone"], V["manager_email"], V["german_iban"],
+                       V["company"]],
     }
     values["clients.ods"] = values["clients.xlsx"]
     files = {}
@@ -376,4 +445,4 @@ def write_manifest(installed: dict[str, str]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

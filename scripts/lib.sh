@@ -26,6 +26,25 @@ ensure_chromium() {
   echo "chromium $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo '(not from dpkg)')"
 }
 
+LIBREOFFICE_DEB_VERSION="4:7.4.7-1+deb12u14"
+
+ensure_libreoffice() {
+  # Debian's LibreOffice, headless, for scripts/build_test_documents.py (the attachment test documents,
+  # built on demand, committed): the versions that script pins, which it checks again before writing.
+  local pkg missing=""
+  for pkg in libreoffice-writer libreoffice-calc libreoffice-impress; do
+    [ "$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)" = "$LIBREOFFICE_DEB_VERSION" ] || missing="$missing $pkg"
+  done
+  if [ -n "$missing" ]; then
+    step "installing Debian's$missing $LIBREOFFICE_DEB_VERSION"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "libreoffice-writer=$LIBREOFFICE_DEB_VERSION" "libreoffice-calc=$LIBREOFFICE_DEB_VERSION" \
+      "libreoffice-impress=$LIBREOFFICE_DEB_VERSION"
+  fi
+  echo "libreoffice $(dpkg-query -W -f='${Version}' libreoffice-writer)"
+}
+
 REDIS_DEB_VERSION="5:7.0.15-1~deb12u10"
 
 ensure_redis() {
