@@ -39,6 +39,13 @@ def test_a_capitalised_first_name_alone_is_a_person(text: str, name: str) -> Non
     ("jean-pierre martin a appelé", "jean-pierre martin"),
     ("emily johnson called twice", "emily johnson"),
     ("salut tu sais si romain a payé ?", "romain"),
+    # an article some speakers put before a first name
+    ("ayer fui con la yeni al concierto", "yeni"),
+    ("sag mal dem tobi dass wir grillen", "tobi"),
+    # a first name that is also a country, after a word introducing a person
+    ("tell jordan i'll bring the charger", "jordan"),
+    # the holder of an account
+    ("manda i soldi a questo iban intestato a chiara", "chiara"),
 ])
 def test_a_first_name_typed_in_lower_case_is_a_person_when_something_says_so(text: str, name: str) -> None:
     assert name in _names(text)

@@ -165,7 +165,9 @@ def _starts_person(words: Words, i: int) -> bool:
         # a text in capitals throughout: capitals say nothing, a word introducing a person still does
         return _cued(words, i) and not _is_excluded(word)
     if _is_excluded(word):
-        return (shape != "lower" and (_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
+        if shape == "lower":
+            return _cued(words, i) and _no_dictionary_word(word)
+        return ((_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
                 and not lexicon.is_stopword(word))
     if shape == "upper":
         # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced or a name word is next to it.
@@ -177,6 +179,13 @@ def _starts_person(words: Words, i: int) -> bool:
     # A weaker sign ("avec karim", a line that opens on "karim") only for a name that is no frequent word
     # ("y azul", "léa" are left: both are among the commonest words).
     return not lexicon.is_frequent_word(word) and (_cued(words, i, weak=True) or _opens_line(words, i))
+
+
+def _no_dictionary_word(word: str) -> bool:
+    """A first name in lower case that the small dictionary of everyday words does not hold, whatever else it
+    is ("jordan" the country, "precious" the adjective of the wider world's name lists): after a word that
+    introduces a person ("tell jordan", "ma fille india"), the person. "rose" and "will" are words."""
+    return not (lexicon.is_common_word(word) or lexicon.is_stopword(word) or lexicon.is_homograph(word))
 
 
 _COORDINATORS = frozenset({"o", "ou", "or", "y", "e", "et", "and", "oder", "und", "ni", "nor", "vs", "versus"})
