@@ -172,6 +172,9 @@ WITHOUT_LEGAL_FORM = [
     ("Commande passée à la Boulangerie Le Bon Grain.", ["Boulangerie Le Bon Grain"]),
     ("La Farmacia San Teodoro è chiusa.", ["Farmacia San Teodoro"]),
     ("Le devis de l'Autofficina Rossetti est arrivé.", ["Autofficina Rossetti"]),
+    # a trade word and everyday words in Title Case name a business too
+    ("J'ai rendez-vous à la Clinique du Parc jeudi.", ["Clinique du Parc"]),
+    ("Mon garage, le Garage de la Gare, a fermé.", ["Garage de la Gare"]),
     ("Crédit Agricole et Banque Populaire fusionnent ?", ["Crédit Agricole", "Banque Populaire"]),
     # "&" between names
     ("Un devis de Korvel & Stam arrive.", ["Korvel & Stam"]),
@@ -372,3 +375,11 @@ def test_an_invented_name_after_the_same_cue_is_a_company() -> None:
 ])
 def test_a_driving_school_or_a_haulier_is_a_business(text: str, name: str) -> None:
     assert name not in pseudonymise(text, Vault.new("aa" * 32), RedactOptions()).text
+
+
+def test_a_business_named_by_its_trade_and_everyday_words_is_masked_in_title_case_only() -> None:
+    vault = Vault.new(bytes(32), mode="fake")
+    named = pseudonymise("J'ai rendez-vous à la Clinique du Parc jeudi.", vault, RedactOptions()).text
+    described = pseudonymise("la clinique du parc est fermée le lundi", vault, RedactOptions()).text
+    assert "Clinique du Parc" not in named
+    assert described == "la clinique du parc est fermée le lundi"

@@ -628,7 +628,7 @@ def _descriptor_spans(words: _OrgWords) -> list[_Found]:
         if k <= end_of_last or not word[0].isupper() or not lexicon.is_org_descriptor(word):
             continue
         first, last = _run_around(words, k)
-        first, last = _trimmed_run(words, first, last)
+        first, last = _trimmed_run(words, first, last, keep_end=first == k and lexicon.is_trade_word(word))
         if first < 0 or not _names_a_business(words, first, last):
             continue
         out.append(_Found(words.starts[first], words.ends[last], "context", 0.75, echoes=True))
@@ -663,12 +663,13 @@ def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
     return out
 
 
-def _trimmed_run(words: _OrgWords, first: int, last: int) -> tuple[int, int]:
+def _trimmed_run(words: _OrgWords, first: int, last: int, *, keep_end: bool = False) -> tuple[int, int]:
     """The run without the everyday words that open a sentence or a heading before the name
-    ("Merci Tarnwell Freight" -> "Tarnwell Freight") and without dangling connectors."""
+    ("Merci Tarnwell Freight" -> "Tarnwell Freight") and without dangling connectors; with `keep_end` (a
+    name a trade word opens: "Clinique du Parc", "Boulangerie du Centre") its capitalised generic words stay."""
     while first < last and (_is_loose_end(words.texts[first]) or _is_plain_word(words.texts[first])):
         first += 1
-    while last > first and _is_loose_end(words.texts[last]):
+    while last > first and _is_loose_end(words.texts[last]) and not (keep_end and words.texts[last][0].isupper()):
         last -= 1
     while first < last and lexicon.lexicon_key(words.texts[last]) in _OPENING_ARTICLES:
         last -= 1

@@ -78,7 +78,8 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
         return True
     if category_of(span.kind) not in active:
         return False
-    if span.kind in WORDLIKE_KINDS and lexicon.is_non_pii_term(value, category_of(span.kind)):
+    if span.kind in WORDLIKE_KINDS and lexicon.is_non_pii_term(value, category_of(span.kind)) and not (
+            _names_a_trade(span)):
         return False
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
@@ -98,6 +99,15 @@ def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
         return False
     tied = lexicon.ties_to_writer(text, span.start, span.end)
     return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
+
+
+def _names_a_trade(span: Span) -> bool:
+    """A business named in Title Case by its trade and everyday words ("Clinique du Parc", "Boulangerie du
+    Centre", "Garage de la Gare"): its name, although each word is generic; in lower case it is a description."""
+    words = span.value.split()
+    capitals = [w for w in words if w[:1].isupper()]
+    return (span.kind == "org" and len(capitals) >= 2 and lexicon.is_trade_word(words[0]) and words[0][0].isupper()
+            and all(w[:1].isupper() or lexicon.is_stopword(w) for w in words))
 
 
 def _is_first_name_read_as_a_person(span: Span) -> bool:
