@@ -374,7 +374,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     const el = ref.current;
     if (userTurns > sent.current) stick.current = true;
     sent.current = userTurns;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el && stick.current && !welcome) el.scrollTop = el.scrollHeight; // the first run reads from its top
   });
   useEffect(() => { stick.current = true; }, [conv?.id]);
 
