@@ -72,7 +72,8 @@ def message_view(message: Message) -> dict[str, Any]:
         "tools": [{"name": t.name, "arguments": t.arguments, "wire_arguments": t.wire_arguments,
                    "wire_result": t.wire_result} for t in message.tool_uses],
         "attachments": [{"name": a.name, "format": a.format, "size": a.size, "kind": a.kind,
-                         "wire_name": a.wire_name or None, "wire": a.wire or None, "warnings": list(a.warnings)}
+                         "wire_name": a.wire_name or None, "wire": a.wire or None, "warnings": list(a.warnings),
+                         "image": a.image or None}  # an image sent as one: the masked PNG as sent (base64)
                         for a in message.attachments],
     }
 

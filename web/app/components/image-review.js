@@ -11,7 +11,7 @@ import { t, formatBytes } from "../i18n.js";
 import { Dialog } from "./ui.js";
 import { kindLabel } from "./message.js";
 import { downloadModel, modelStates, onModelsChange } from "../downloads.js";
-import { ImageError, OCR_GROUP, drawImage, maskedPng, ocrAvailable, readWords, stopOcr } from "../ocr.js";
+import { ImageError, OCR_GROUP, base64Of, drawImage, maskedPng, ocrAvailable, readWords, stopOcr } from "../ocr.js";
 
 const STAGE_SHARE = { load: [0, 10], language: [10, 25], initialise: [25, 30], recognise: [30, 90], mask: [90, 100] };
 
@@ -33,6 +33,33 @@ export function segmentsOf(text, masked) {
   }
   if (at < text.length) out.push({ text: text.slice(at) });
   return out;
+}
+
+function refused(reason, message) {
+  const error = new Error(JSON.stringify({ reason, message }));
+  error.name = "AttachmentRefused"; // what the composer's attachments understand (components/attachments.js)
+  return error;
+}
+
+/** The composer's seam for an image (components/attachments.js stageImage): the review, then the image staged
+ *  in py-worker as the user chose it; the staged view, or an AttachmentRefused error. */
+export async function stageReviewedImage(api, file, key, onProgress, conversationId = null) {
+  const result = await reviewImage(api, file, { conversationId, onProgress });
+  if (!result || result.error) {
+    throw refused(result?.error ? "image_unreadable" : "image_declined", result?.error?.message || "not attached");
+  }
+  return api.image("stageImage", [key, file.name || "image.png", file.size, result.ocrText,
+    result.png ? base64Of(result.png) : null]);
+}
+
+/** The values masked on an image, each once, with how many times it is covered. */
+export function distinctMasked(masked) {
+  const seen = new Map();
+  for (const m of masked) {
+    const key = `${m.kind}\u0000${m.value}`;
+    if (seen.has(key)) seen.get(key).count += 1; else seen.set(key, { ...m, count: 1 });
+  }
+  return [...seen.values()];
 }
 
 export function reviewImage(api, file, { conversationId = null, onProgress } = {}) {
@@ -83,7 +110,8 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
       }
       const masked = await maskedPng(drawing, plan.boxes, limits.current.send_max_side);
       step("mask", 1);
-      setView({ plan, masked, url: URL.createObjectURL(masked),
+      // A data: URL (img-src allows it; connect-src does not let the page read a blob: back): the very bytes sent.
+      setView({ plan, masked, url: `data:image/png;base64,${base64Of(await masked.arrayBuffer())}`,
         scaled: drawing.scaled || Math.max(drawing.width, drawing.height) > limits.current.send_max_side });
       setChoice("image");
       setStage("review");
@@ -119,7 +147,6 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
     });
     return () => { alive = false; off(); abort.current.abort(); };
   }, []);
-  useEffect(() => () => { if (view?.url) URL.revokeObjectURL(view.url); }, [view]);
 
   const startDownload = async () => {
     setDownload((d) => ({ ...d, running: true, failed: false }));
@@ -135,7 +162,7 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
 
   const cancel = () => {
     abort.current.abort();
-    onDone(null);
+    onDone(stage === "error" ? { error } : null);
   };
   const attach = async () => {
     const plan = view.plan;
@@ -181,6 +208,7 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
 
 function Review({ view, name, choice, setChoice, consent, setConsent }) {
   const { plan } = view;
+  const values = distinctMasked(plan.masked);
   return html`
     <figure class="image-preview">
       <img src=${view.url} alt=${t("image.previewAlt", { name, n: plan.boxes.length })} data-testid="masked-image"
@@ -188,10 +216,10 @@ function Review({ view, name, choice, setChoice, consent, setConsent }) {
       <figcaption class="small muted">${t("image.preview")}${view.scaled ? ` · ${t("image.scaled")}` : ""}</figcaption>
     </figure>
     ${plan.has_text ? html`
-      <p>${plan.masked.length ? t("image.maskedCount", { n: plan.masked.length }) : t("image.maskedNone")}</p>
-      ${plan.masked.length ? html`<ul class="image-masked" data-testid="image-masked">
-        ${plan.masked.map((m, i) => html`<li key=${i} data-kind=${m.kind}><span class="redacted">${m.value}</span>
-          <span class="small muted"> (${kindLabel(m.kind)})${m.fake ? ` → ${m.fake}` : ""}</span></li>`)}
+      <p>${values.length ? t("image.maskedCount", { n: values.length }) : t("image.maskedNone")}</p>
+      ${values.length ? html`<ul class="image-masked" data-testid="image-masked">
+        ${values.map((m, i) => html`<li key=${i} data-kind=${m.kind}><span class="redacted">${m.value}</span>
+          <span class="small muted"> (${kindLabel(m.kind)})${m.fake ? ` → ${m.fake}` : ""}${m.count > 1 ? ` ×${m.count}` : ""}</span></li>`)}
       </ul>` : null}
       <fieldset class="image-choice">
         <legend>${t("image.choice")}</legend>
