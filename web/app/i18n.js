@@ -6,6 +6,7 @@ import * as offlineStrings from "./components/offline-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
 import * as richStrings from "./components/rich-strings.js";
 import * as modelStrings from "./components/model-strings.js";
+import * as attachStrings from "./components/attach-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -566,6 +567,8 @@ Object.assign(fr, richStrings.fr); // code blocks, math and backups (components/
 Object.assign(en, richStrings.en);
 Object.assign(fr, modelStrings.fr); // the first run, the header's model and its picker (components/model-strings.js)
 Object.assign(en, modelStrings.en);
+Object.assign(fr, attachStrings.fr); // attached files (components/attach-strings.js)
+Object.assign(en, attachStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

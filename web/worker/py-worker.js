@@ -287,6 +287,14 @@ async function py(method, args = [], onEvent = null) {
   return answer.ok;
 }
 
+/** A file's bytes go to Python as they are (not as JSON); its progress events come back as a send's do. */
+async function readAttachment(key, name, type, buffer, onEvent) {
+  const emit = onEvent ? (text) => Promise.resolve(onEvent(JSON.parse(text))).catch(() => {}) : undefined;
+  const answer = JSON.parse(await booted().read_attachment(key, name, type || "", new Uint8Array(buffer), emit));
+  if (answer.error) throw named(answer.error);
+  return answer.ok;
+}
+
 async function openAccount(account) {
   await booted().open(storage.records());
   return account;
@@ -368,7 +376,14 @@ const api = {
   // sending
   send: (id, text, onEvent) => py("send", [id, text], onEvent),
   sendPreviewed: (id, text, signature, onEvent) => py("sendPreviewed", [id, text, signature], onEvent),
-  preview: (id, text, spec = null) => py("preview", [id, text, spec]),
+  preview: (id, text, spec = null, keys = null) => py("preview", [id, text, spec, keys]),
+  // attachments (issue 20): read here with openmasq.attach, staged under the page's key until sent
+  attachmentLimits: () => py("attachmentLimits"),
+  readAttachment: (key, name, type, buffer, onEvent) => readAttachment(key, name, type, buffer, onEvent),
+  cancelAttachment: (key) => py("cancelAttachment", [key]),
+  dropAttachment: (key) => py("dropAttachment", [key]),
+  sendAttached: (id, text, keys, signature, fileSignature, onEvent) =>
+    py("sendAttached", [id, text, keys, signature, fileSignature], onEvent),
   restoreTexts: (id, texts) => py("restoreTexts", [id, texts]),
   wireLog: (id) => py("wireLog", [id]),
   retry: (id, onEvent) => py("retry", [id], onEvent),

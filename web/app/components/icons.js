@@ -27,6 +27,9 @@ const PATHS = {
   shield: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z",
   warn: "M12 3l10 18H2zM12 10v5M12 18v.5",
   switch: "M7 7h13l-4-4M17 17H4l4 4",
+  clip: "M20 11.5l-8.2 8.2a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8",
+  file: "M6 3h8l4 4v14H6zM14 3v4h4M9 12h6M9 16h6",
+  image: "M4 5h16v14H4zM4 16l5-5 4 4 2-2 5 5M15 9.5a1.5 1.5 0 1 0 0 .1",
 };
 
 export function Icon({ name, size = 20 }) {

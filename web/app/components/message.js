@@ -5,6 +5,7 @@ import { t, hasKey, formatTime } from "../i18n.js";
 import { Icon } from "./icons.js";
 import { useToast } from "./ui.js";
 import { ReplyBody, isRendered } from "./reply.js";
+import { SentAttachments, SentAttachmentWire } from "./attachments.js";
 
 // Colour families for the fine kinds the engine reports (py/openmasq/redact/kinds.py); unknown kinds
 // fall in "secret", as the engine itself treats them.
@@ -91,7 +92,9 @@ export function RequestView({ request }) {
   if (!request) return null;
   return html`<div class="request-view" data-testid="request-view">
     ${request.system ? html`<p class="small muted">${t("wirelog.system")}</p><pre class="wire-text">${request.system}</pre>` : null}
-    ${(request.messages || []).map((m, i) => html`<pre key=${i} class="wire-text" data-wire-role=${m.role}>${m.role}: ${m.content}${
+    ${(request.messages || []).map((m, i) => html`${(m.parts || []).map((part, j) => html`<pre key=${`${i}-${j}`}
+        class="wire-text" tabindex="0" data-wire-role=${m.role} data-wire-part="attachment">${m.role}: ${part}</pre>`)}<pre key=${i}
+        class="wire-text" data-wire-role=${m.role}>${m.role}: ${m.content}${
       (m.tool_calls || []).map((c) => `\n→ ${c.name}(${c.arguments})`).join("")}</pre>`)}
     ${(request.tools || []).length ? html`<p class="small muted">${t("wirelog.tools")}</p>
       <pre class="wire-text tool">${JSON.stringify(request.tools, null, 2)}</pre>` : null}
@@ -103,7 +106,9 @@ function WireView({ message }) {
   const user = message.role === "user";
   return html`<div class="wire" data-testid="wire">
     <p class="wire-hint small muted">${user ? t("chat.wireHint") : t("chat.wireReply")}</p>
-    ${message.wire ? html`<pre class="wire-text">${message.wire}</pre>` : message.pendingRequest ? null
+    ${user ? html`<${SentAttachmentWire} attachments=${message.attachments} />` : null}
+    ${message.wire ? html`<pre class="wire-text">${message.wire}</pre>`
+      : message.pendingRequest || (message.attachments || []).some((a) => a.wire) ? null
       : html`<p class="muted">${t("chat.wireNone")}</p>`}
     ${message.pendingRequest ? html`<div data-testid="wire-pending"><p class="small muted">${t("chat.wirePending")}</p>
       <${RequestView} request=${message.pendingRequest.request} /></div>` : null}
@@ -238,8 +243,9 @@ export function Message({ message, streaming, onRetry, memoryOff, error, api, co
     ${editing ? html`<${EditBox} message=${message} onCancel=${() => setEditing(false)}
         onSend=${(text) => { setEditing(false); onEdit(message, text); }} />`
     : !hasBody ? null : html`<div class="bubble">
-      ${user ? html`<${SpanText} text=${message.text} spans=${spans} />` : html`<${ReplyBody} api=${api} convId=${convId}
-          wire=${message.wire ?? null} text=${message.text} onBusy=${setRestoring} />`}
+      ${user ? html`<${SentAttachments} attachments=${message.attachments} /><${SpanText} text=${message.text} spans=${spans} />`
+        : html`<${ReplyBody} api=${api} convId=${convId} wire=${message.wire ?? null} text=${message.text}
+          onBusy=${setRestoring} />`}
       ${streaming ? html`<span class="cursor" aria-hidden="true"></span>` : null}
     </div>`}
     ${stopped ? html`<p class="badge stopped" data-testid="stopped">${t("chat.stopped")}</p>`

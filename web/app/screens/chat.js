@@ -8,6 +8,8 @@ import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui
 import { ConversationList } from "../components/convlist.js";
 import { Message, ErrorNote, RequestView, familyOf, kindLabel } from "../components/message.js";
 import { bus, chatState, emit, markStreaming } from "../store.js";
+import { AttachButton, AttachmentChips, LimitsNote, giveBack, limitsText, pastedFiles, useAttachments,
+  useDropTarget } from "../components/attachments.js";
 import { ModelButton, ModelDialog } from "../components/model-picker.js";
 import { Onboarding, needsOnboarding } from "../components/onboarding.js";
 
@@ -183,10 +185,10 @@ export function ChatScreen() {
     });
   };
 
-  const runTurn = async (id, text, start) => {
+  const runTurn = async (id, text, start, files = []) => {
     // reply: restored (what the saved message will hold); wire: as the model wrote it (what is rendered);
-    // request: the whole request in flight, for "what the model saw".
-    const state = { text, saved: null, reply: "", wire: "", request: null, error: null, streaming: true };
+    // request: the whole request in flight, for "what the model saw"; files: the attached files' chips.
+    const state = { text, files, saved: null, reply: "", wire: "", request: null, error: null, streaming: true };
     chatState.live.set(id, state);
     markStreaming();
     emit("chat-changed");
@@ -212,6 +214,7 @@ export function ChatScreen() {
     if (state.error && state.error.kind !== "aborted") {
       const inConversation = view?.message_list?.some((m) => m.role === "user" && m.text === text);
       if (!inConversation && text && !chatState.drafts.get(id)) chatState.drafts.set(id, text);
+      if (!state.saved && files.length) giveBack(id, files); // nothing saved: the files go back to the composer
       chatState.live.set(id, { error: state.error, streaming: false });
     } else {
       chatState.live.delete(id);
@@ -220,10 +223,17 @@ export function ChatScreen() {
   };
 
   // `signature`: the preview the composer showed for `text`; the send goes only if it masks exactly that.
-  const send = async (text, signature = null) => {
+  // `files`: the composer's ready files and the preview's signature of each (issue 20).
+  const send = async (text, signature = null, files = null) => {
     let id = chatState.currentId;
     if (!id) id = (await create()).id;
     chatState.drafts.delete(id);
+    if (files?.items.length) {
+      const keys = files.items.map((it) => it.key);
+      await runTurn(id, text, (onEvent) => api.sendAttached(id, text, keys, signature, files.signature, onEvent),
+        files.items);
+      return;
+    }
     await runTurn(id, text, (onEvent) => (signature
       ? api.sendPreviewed(id, text, signature, onEvent) : api.send(id, text, onEvent)));
   };
@@ -352,7 +362,10 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     const savedInList = live.saved && messages.some((m) => m.id === live.saved.id);
     const pendingRequest = live.streaming ? live.request : null;
     if (live.saved && !savedInList) extra.push({ ...live.saved, pendingRequest });
-    else if (!live.saved && live.text) extra.push({ id: "pending-user", role: "user", text: live.text, spans: [] });
+    else if (!live.saved && (live.text || live.files?.length)) {
+      extra.push({ id: "pending-user", role: "user", text: live.text, spans: [],
+        attachments: (live.files || []).map((it) => ({ name: it.name, size: it.size, kind: it.kind })) });
+    }
     if (!live.error || live.reply) {
       extra.push({ id: "pending-reply", role: "assistant", text: live.reply, wire: live.wire, streaming: live.streaming });
     }
@@ -399,6 +412,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     ${welcome ? html`<${Onboarding} />` : !all.length ? html`<div class="empty-chat">
         <${Icon} name="shield" size=${40} />
         <p>${conv ? t("chat.empty") : t("chat.emptyNoConv")}</p>
+        <${LimitsNote} api=${api} />
       </div>` : null}
     ${earlier ? html`<button type="button" class="button small earlier" onClick=${showEarlier} data-action="show-earlier">
         ${t("chat.earlier", { n: Math.min(earlier, EARLIER_STEP) })}</button>` : null}
@@ -412,26 +426,29 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
 
 /** The composer's preview (issue 17): what a send of the typed text would mask, computed by py-worker
  *  with the send's own engine and options after a pause in typing. `preview.text` is the text it is for. */
-function usePreview(api, convId, text, space, keepKey) {
-  const [preview, setPreview] = useState({ text: "", data: null, error: "" });
+function usePreview(api, convId, text, space, keepKey, keys) {
+  const [preview, setPreview] = useState({ text: "", keys: "", data: null, error: "" });
   const asked = useRef(0);
-  const ask = useCallback(async (value) => {
+  const ask = useCallback(async (value, fileKeys = []) => {
     const n = ++asked.current;
+    const shown = fileKeys.join(",");
     try {
-      const data = await api.preview(convId || null, value, convId ? null : { space: space === "*" ? null : space });
-      if (n === asked.current) setPreview({ text: value, data, error: "" });
+      const data = await api.preview(convId || null, value, convId ? null : { space: space === "*" ? null : space },
+        fileKeys.length ? fileKeys : null);
+      if (n === asked.current) setPreview({ text: value, keys: shown, data, error: "" });
       return data;
     } catch (err) {
-      if (n === asked.current) setPreview({ text: value, data: null, error: errorMessage(err) });
+      if (n === asked.current) setPreview({ text: value, keys: shown, data: null, error: errorMessage(err) });
       return null;
     }
   }, [api, convId, space]);
+  const keysKey = keys.join(",");
   useEffect(() => {
     const value = text.trim();
-    if (!value) { asked.current++; setPreview({ text: "", data: null, error: "" }); return undefined; }
-    const timer = setTimeout(() => ask(value), PREVIEW_DEBOUNCE_MS);
+    if (!value && !keys.length) { asked.current++; setPreview({ text: "", keys: "", data: null, error: "" }); return undefined; }
+    const timer = setTimeout(() => ask(value, keys), PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text, ask, keepKey]);
+  }, [text, ask, keepKey, keysKey]);
   return [preview, ask];
 }
 
@@ -442,7 +459,12 @@ function Composer({ convId, streaming, space, keep, onSend, onStop, ensureConver
   const ref = useRef(null);
   const lastActivity = useRef(0);
   const shownKey = useRef(key);
-  const [preview, askPreview] = usePreview(api, convId, text, space, keep.join("\n"));
+  const files = useAttachments(api, key);
+  const ready = files.items.filter((it) => it.status === "ready");
+  const reading = files.items.some((it) => it.status === "reading");
+  const readyKeys = ready.map((it) => it.key);
+  const [preview, askPreview] = usePreview(api, convId, text, space, keep.join("\n"), readyKeys);
+  const [dragging, dropHandlers] = useDropTarget((list) => files.add(list));
   useEffect(() => {
     if (shownKey.current === key) return;
     shownKey.current = key;
@@ -474,10 +496,14 @@ function Composer({ convId, streaming, space, keep, onSend, onStop, ensureConver
   const submit = async (e) => {
     e?.preventDefault();
     const value = text.trim();
-    if (!value || streaming) return;
-    const shown = preview.text === value && preview.data ? preview.data : await askPreview(value);
+    if ((!value && !ready.length) || streaming || reading) return;
+    const keysNow = readyKeys.join(",");
+    const shown = preview.text === value && preview.keys === keysNow && preview.data ? preview.data
+      : await askPreview(value, readyKeys);
     update("");
-    onSend(value, shown ? shown.signature : null);
+    const sent = ready.length ? { items: ready, signature: shown ? shown.file_signature : null } : null;
+    files.clear();
+    onSend(value, shown ? shown.signature : null, sent);
     ref.current?.focus();
   };
   // A click on a masked span keeps that value in clear in this conversation; on a kept one, masks it again.
@@ -490,18 +516,26 @@ function Composer({ convId, streaming, space, keep, onSend, onStop, ensureConver
   const onKeyDown = (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !matchMedia(PHONE_QUERY).matches) submit(e);
   };
-  return html`<form class="composer" onSubmit=${submit} autocomplete="off">
+  const shownPreview = preview.keys === readyKeys.join(",") ? preview.data : null;
+  return html`<form class=${`composer ${dragging ? "dragging" : ""}`} onSubmit=${submit} autocomplete="off"
+      ...${dropHandlers} data-testid="composer">
     ${text.trim() ? html`<${PreviewLine} preview=${preview} current=${text.trim()} onToggle=${toggle} />` : null}
+    <${AttachmentChips} items=${files.items} preview=${shownPreview} onRemove=${files.remove} onToggle=${toggle} />
+    ${dragging ? html`<p class="attach-drop" aria-hidden="true">${t("attach.drop")}</p>` : null}
+    <${AttachButton} onFiles=${(list) => files.add(list)} disabled=${streaming} describedBy="attach-limits"
+      title=${limitsText(files.limits)} />
+    <span id="attach-limits" class="visually-hidden">${limitsText(files.limits)}</span>
     <label for="composer-input" class="visually-hidden">${t("chat.composer")}</label>
     <textarea id="composer-input" ref=${ref} rows="1" value=${text} placeholder=${t("chat.composerPlaceholder")}
       autocomplete="off" onInput=${(e) => update(e.currentTarget.value)} onKeyDown=${onKeyDown}
-      aria-describedby="composer-hint"></textarea>
-    <span id="composer-hint" class="visually-hidden">${t("chat.enterHint")}</span>
+      onPaste=${(e) => files.add(pastedFiles(e))} aria-describedby="composer-hint"></textarea>
+    <span id="composer-hint" class="visually-hidden">${t("chat.enterHint")}${reading ? ` ${t("attach.waitReading")}` : ""}</span>
     ${streaming
       ? html`<button type="button" class="button stop" onClick=${() => { onStop(); ref.current?.focus(); }}
           data-action="stop">
           <${Icon} name="stop" /><span>${t("chat.stop")}</span></button>`
-      : html`<button type="submit" class="button primary send" disabled=${!text.trim()} data-action="send">
+      : html`<button type="submit" class="button primary send" disabled=${(!text.trim() && !ready.length) || reading}
+          data-action="send">
           <${Icon} name="send" /><span>${t("chat.send")}</span></button>`}
   </form>`;
 }
