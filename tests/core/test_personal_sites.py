@@ -18,6 +18,9 @@ def _redact(text: str):
     ("rate my site honestly: https://danielagarcia.design, thanks", "danielagarcia"),
     ("Mi dai un parere sul nostro sito? https://www.agriturismo-poggiodeilupi.it grazie", "poggiodeilupi"),
     ("¿Qué opinas? https://www.clases-pablo-arias.com", "pablo-arias"),
+    # a surname beside another word, in the domain behind a subdomain
+    ("l'API https://crm.autohaus-kessler.de/api/v2/leads renvoie 401", "autohaus-kessler"),
+    ("https://api.dolibarr-lemoine.fr/api/index.php/invoices répond en 504", "dolibarr-lemoine"),
 ])
 def test_an_own_or_personal_site_is_masked_and_restored(text: str, url: str) -> None:
     result = _redact(text)
@@ -29,6 +32,7 @@ def test_an_own_or_personal_site_is_masked_and_restored(text: str, url: str) -> 
     "read https://docs.python.org/3/library/re.html please",
     "see https://www.lemonde.fr/politique",
     "compare https://www.booking.com and https://www.mariokart.com",
+    "https://www.burger-king.fr, https://www.le-bon-coin.fr, https://www.maisons-du-monde.com",
 ])
 def test_public_sites_stay(text: str) -> None:
     assert _redact(text).text == text

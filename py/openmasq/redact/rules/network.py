@@ -4,6 +4,7 @@ Reserved ranges and famous domains are kept: policy decides what is public."""
 from __future__ import annotations
 
 import ipaddress
+import itertools
 
 from ...patterns import deferred
 from ._base import Hit, is_word_char, lowered, near_long_numbers, starts_token, windowed_matches
@@ -245,23 +246,42 @@ _OWN_SITE_BEFORE = deferred(
 
 
 def _host_names_a_person(host: str) -> bool:
-    """A host made of a person's name ("julia-hoffmann-fotografie.de", "danielagarcia.design",
-    "clasesguitarra-pabloarias.com"): a first name then a surname, hyphenated or glued, in its first label."""
+    """A host made of a person's name ("julia-hoffmann-fotografie.de", "www.danielagarcia.design",
+    "www.clasesguitarra-pabloarias.com") or holding a surname beside another word ("crm.autohaus-kessler.de",
+    "api.dolibarr-lemoine.fr"), in any label before the domain's suffix; not a famous brand's
+    ("harley-davidson.com")."""
     from .. import lexicon  # the name lists load only for texts holding an address
 
-    label = host.split(".")[0]
-    parts = [part for part in label.split("-") if part]
-    for i, part in enumerate(parts):
-        if i + 1 < len(parts) and lexicon.is_first_name(part) and lexicon.is_surname(parts[i + 1]) and len(part) > 2:
+    labels = _registrable(host).split(".")[:1] + host.lower().split(".")[: -len(_registrable(host).split("."))]
+    for label in labels:
+        parts = [part for part in label.split("-") if part]
+        if lexicon.is_notorious(" ".join(parts), "company", commercial=True, people=True):
+            continue
+        if any(_first_name_and_surname(part, following) for part, following in itertools.pairwise(parts)):
             return True
-        if _glued_name(part):
+        if any(_glued_name(part) or (len(parts) > 1 and _rare_surname(part)) for part in parts):
             return True
     return False
 
 
+def _first_name_and_surname(first: str, second: str) -> bool:
+    from .. import lexicon
+
+    return len(first) > 2 and lexicon.is_first_name(first) and lexicon.is_surname(second)
+
+
+def _rare_surname(word: str) -> bool:
+    """A surname of five letters or more that is no everyday word of any of our languages ("kessler",
+    "lemoine"; not "baker", "king", "garden")."""
+    from .. import lexicon
+
+    return (len(word) >= 5 and word.isalpha() and lexicon.is_surname(word) and not lexicon.is_first_name(word)
+            and not (lexicon.is_frequent_word(word) or lexicon.is_common_word(word) or lexicon.is_everyday_form(word)))
+
+
 def _glued_name(word: str) -> bool:
-    """"danielagarcia", "pabloarias" (a first name glued to a surname, both of four letters or more, not both
-    everyday words)."""
+    """"danielagarcia" (a first name glued to a surname, both of four letters or more, not both among the
+    commonest words: "pabloarias" is left, "pablo" and "arias" both are)."""
     if not word.isalpha() or len(word) < 8:
         return False
     from .. import lexicon
