@@ -5,6 +5,7 @@ import * as memoryStrings from "./components/memory-strings.js";
 import * as offlineStrings from "./components/offline-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
 import * as richStrings from "./components/rich-strings.js";
+import * as imageStrings from "./components/image-strings.js";
 import * as modelStrings from "./components/model-strings.js";
 import * as attachStrings from "./components/attach-strings.js";
 
@@ -565,6 +566,8 @@ Object.assign(fr, offlineStrings.fr); // the offline copy, the models and the st
 Object.assign(en, offlineStrings.en);
 Object.assign(fr, richStrings.fr); // code blocks, math and backups (components/rich-strings.js)
 Object.assign(en, richStrings.en);
+Object.assign(fr, imageStrings.fr); // attached images: OCR, the masked image, consent (components/image-strings.js)
+Object.assign(en, imageStrings.en);
 Object.assign(fr, modelStrings.fr); // the first run, the header's model and its picker (components/model-strings.js)
 Object.assign(en, modelStrings.en);
 Object.assign(fr, attachStrings.fr); // attached files (components/attach-strings.js)

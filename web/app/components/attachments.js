@@ -11,13 +11,16 @@ import { html, useEffect, useRef, useState, useCallback, Comlink } from "../lib.
 import { t, hasKey } from "../i18n.js";
 import { Icon } from "./icons.js";
 import { familyOf, kindLabel } from "./message.js";
+import { stageReviewedImage } from "./image-review.js";
 
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp|bmp|tiff?|heic|heif|avif)$/i;
 // What the file picker offers (every format openmasq.attach reads; anything else dropped is read
 // for what its bytes are, and refused with a reason when it is none of them).
 export const ACCEPT = [".txt", ".md", ".markdown", ".csv", ".tsv", ".json", ".jsonl", ".eml", ".pdf", ".docx",
   ".odt", ".xlsx", ".ods", ".pptx", ".log", ".py", ".js", ".ts", ".java", ".c", ".cpp", ".h", ".cs", ".go", ".rs",
-  ".rb", ".php", ".sh", ".sql", ".html", ".css", ".xml", ".yaml", ".yml", ".toml", ".ini", "text/*"].join(",");
+  ".rb", ".php", ".sh", ".sql", ".html", ".css", ".xml", ".yaml", ".yml", ".toml", ".ini", "text/*",
+  // images: read by on-device OCR and masked before they can go (components/image-review.js)
+  ".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", "image/*"].join(",");
 
 export const isImage = (file) => (file.type || "").startsWith("image/") || IMAGE_EXTENSIONS.test(file.name || "");
 
@@ -47,10 +50,8 @@ export function refusalText(error) {
 /** The seam for images (issue 20, item 2): the image's words read on the device, the user sees the masked
  *  image and chooses what goes (components/image-review.js), then it is staged in py-worker (its OCR text,
  *  its masked PNG); resolves to the staged view, calling onProgress({done, total}). */
-export async function stageImage(_api, _file, _key, _onProgress) {
-  const error = new Error(JSON.stringify({ reason: "image_ocr_soon", message: "images need OCR" }));
-  error.name = "AttachmentRefused";
-  throw error;
+export async function stageImage(api, file, key, onProgress, conversationId = null) {
+  return stageReviewedImage(api, file, key, onProgress, conversationId);
 }
 
 /** The composer's files: add (checked against the limits first), remove (a read in progress is
