@@ -37,6 +37,10 @@ BIRTH_DATES = [
     ("Mi hijo Mateo nació el 3 de noviembre de 2017 y", "3 de noviembre de 2017"),
     # the birth verb after the date
     ("Mein Opa ist am 02.02.1938 geboren, wie viele Tage", "02.02.1938"),
+    # the writer's own birth, an abbreviated label, a birthday after the date
+    ("Me llamo Esteban, nací el 9 de julio de 1995 en Cusco", "9 de julio de 1995"),
+    ("Nombre: Grace\nFecha nac.: 02/08/1994", "02/08/1994"),
+    ("Mein Mann hat am 03.11.1962 Geburtstag, ab wann", "03.11.1962"),
 ]
 
 

@@ -51,7 +51,7 @@ _DOB_CONTEXT = deferred(  # searched in the lower-cased text
     r"(?:\bn[ée]e?s?(?:\(e\))?[ ]le\b|\bnée?s?\b|\bné\(e\)|date[ ]de[ ]naissance|\bddn\b|naissance|"
     r"\bborn\b|date[ ]of[ ]birth|\bd\.?o\.?b\b|birth[ ]?date|birthday|"
     r"geboren|\bgeb\.|geburtsdatum|geburtstag|"
-    r"nacid[oa]|naci[óo]\b|fecha[ ]de[ ]nacimiento|f\.[ ]?nac\.?|"
+    r"nacid[oa]|naci[óo]\b|nac[íi]\b|fecha[ ]de[ ]nacimiento|fecha[ ]nac\b|f\.[ ]?nac\.?|"
     r"nat[oa]\b|data[ ]di[ ]nascita)"
 )
 # Between the birth phrase and the date: a place ("née à Lyon le"), labels and punctuation,
@@ -117,8 +117,9 @@ def _birth_phrase_before(low: str, start: int) -> bool:
     return any(_DOB_GAP.fullmatch(low, m.end(), start) for m in phrases)
 
 
-# A birth verb right after the date: "ist am 02.02.1938 geboren", "was born", "è nato".
-_BIRTH_AFTER = deferred(r"[ ,]{1,3}(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b)")
+# A birth verb right after the date, or the birthday it is: "ist am 02.02.1938 geboren", "was born", "è nato",
+# "hat am 03.11.1962 Geburtstag".
+_BIRTH_AFTER = deferred(r"[ ,]{1,3}(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b|geburtstag|birthday\b)")
 
 
 def _birth_word_after(low: str, end: int) -> bool:
