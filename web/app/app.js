@@ -15,6 +15,7 @@ import { AboutScreen } from "./screens/about.js";
 import { MemoryScreen } from "./screens/memory.js";
 import { MemoryIcon, MemoryNavExtra, useMemoryNav } from "./components/memory-nav.js";
 import { MemoryGestures } from "./components/memory-gestures.js";
+import { forgetModelLists } from "./components/model-picker.js";
 
 export const AppContext = createContext(null);
 export const useApp = () => useContext(AppContext);
@@ -138,6 +139,7 @@ export function App({ pyWorker = null }) {
   // Saving or testing a provider may also make it the default (py-worker decides): the settings follow.
   async function reloadProviders() {
     const [provs, s] = await Promise.all([api.listProviders(), api.getSettings()]);
+    forgetModelLists(); // a provider's address or key may have changed: its list is asked again
     setProviders(provs);
     setSettings(s || {});
     await syncEgress(provs);
