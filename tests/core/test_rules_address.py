@@ -50,6 +50,9 @@ ADDRESSES = [
     ("Paseo de la Castellana nº 100", "Paseo de la Castellana nº 100"),
     # Italian
     ("Via Roma 10, 00100 Roma", "Via Roma 10, 00100 Roma"),
+    # French street types with the number after the name, as in Switzerland and Belgium
+    ("le bail de mon appart avenue de Cour 58, préavis de 3 mois", "avenue de Cour 58"),
+    ("Livraison : rue des Deux-Ponts 14, 1205 Genève", "rue des Deux-Ponts 14, 1205 Genève"),
     ("via Giuseppe Garibaldi, 12", "via Giuseppe Garibaldi, 12"),
     ("Viale Europa 22/A", "Viale Europa 22/A"),
     ("Piazza Navona 5", "Piazza Navona 5"),
@@ -80,6 +83,8 @@ NOT_ADDRESSES = [
     "la rue est calme",
     "Calle 5",
     "3 avenue",
+    "j'ai fait la route de Paris 2 fois cette semaine",
+    "la rue Victor Hugo 3 ans après",
 ]
 
 

@@ -215,14 +215,19 @@ def _german_addresses(text: str, numbers: list[int]) -> list[Hit]:
     return hits
 
 
-# --- Spanish and Italian: "Calle Mayor 5", "C/ Alcalá 23", "Via Roma 10" --------------------------
+# --- The number after the name: "Calle Mayor 5", "C/ Alcalá 23", "Via Roma 10", "avenue de Cour 58" -------
 
 # Street types written before the name (searched in the lower-cased text before a number).
 _ES_IT_TYPE = deferred(
     r"(?:calle|c/|avenida|avda\.|av\.|plaza|pza\.|paseo|pº|ronda|camino|carretera|ctra\.|traves[íi]a|"
     r"glorieta|rambla|via|viale|v\.le|piazza|p\.zza|piazzale|corso|c\.so|largo|vicolo|lungotevere|"
-    r"lungomare|strada|contrada|borgo|salita)(?= )"
+    r"lungomare|strada|contrada|borgo|salita|"
+    # French street types, the number after the name as in Switzerland and Belgium ("avenue de Cour 58")
+    r"rue|avenue|boulevard|chemin|route|impasse|quai|all[ée]e)(?= )"
 )
+_FR_NUMBER_AFTER = frozenset({"rue", "avenue", "boulevard", "chemin", "route", "impasse", "quai", "allée", "allee"})
+# A number after a street name that counts something else: "rue de Paris 2 fois", "route 66 km".
+_COUNTED = deferred(r"[ ]?(?:ans?|fois|jours?|mois|km|m|min|h|heures?|euros?|€|%|x)(?![\w])")
 _HOUSE_NUMBER = deferred(
     r",?[ ]{0,3}(?:(?i:n\.|nº|n°|no\.|núm\.|num\.)[ ]?)?\d{1,4}(?:[ ]?[A-Za-z](?![\w])|/[A-Za-z0-9]{1,3})?(?![\w])"
 )
@@ -245,9 +250,10 @@ def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
 
 
 def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
-    name_end = _street_name_end(text, end, _ES_IT_PARTICLES, digits_end_name=True)
+    particles = _FR_PARTICLES if text[start:end].lower() in _FR_NUMBER_AFTER else _ES_IT_PARTICLES
+    name_end = _street_name_end(text, end, particles, digits_end_name=True)
     number = _HOUSE_NUMBER.match(text, name_end) if name_end is not None else None
-    if number is None:
+    if number is None or _COUNTED.match(text, number.end()):
         return None
     hit = _with_tail(text, start, number.end())
     # English "sent via Amazon 2 days ago": a lower-case "via" needs a comma or a postal code.
