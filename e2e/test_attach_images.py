@@ -235,3 +235,31 @@ def test_a_reading_can_be_cancelled_and_nothing_is_attached_or_sent(
     assert page.locator("[data-testid=attach-error][data-reason=image_declined]").count() == 2
     assert posts(provider) == []
     assert page.ui_errors == []
+
+
+def test_a_scanned_pdf_is_read_by_ocr_and_goes_as_its_text_masked(
+    context: Any, site_server: Any, provider: ScriptedUpstream, shoot: Any
+) -> None:
+    scanned = Path(__file__).resolve().parents[1] / "tests" / "data" / "attachments"
+    documents = json.loads((scanned / "manifest.json").read_text(encoding="utf-8"))
+    page = open_app(context, site_server.url)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    new_conversation(page)
+    attach(page, scanned / "scanned.pdf")  # its reader says: no text layer; the review offers its pages to OCR
+    page.locator("[data-testid=scan-read]").wait_for()
+    shown = page.locator("[data-testid=image-text]").inner_text()
+    assert shown.startswith("[Page 1]\n") and "Attestation" in shown
+    shoot(page, "scan-review", full_page=False)
+    page.click("[data-action=image-attach]")
+    page.locator("[data-testid=attach-chip][data-status=ready]").wait_for()
+    send(page, "Que dit ce scan ?")
+    wait_for_reply(page)
+    [request] = posts(provider)
+    content = user_content(request)
+    assert [part["type"] for part in content] == ["text", "text"]
+    assert content[0]["text"].startswith("[Attachment: scanned.pdf]\n[Page 1]\n")
+    body = request.body.decode()
+    assert not [v for v in documents["files"]["scanned.pdf"]["values"] if v in body or squeezed(v) in squeezed(body)]
+    assert page.ui_errors == []

@@ -166,17 +166,20 @@ def test_files_stay_with_their_turn_after_a_reload(context: Any, site_server: An
     assert page.ui_errors == []
 
 
-def test_a_protected_pdf_and_a_scan_without_text_are_refused_clearly_and_nothing_of_them_is_sent(
+def test_a_protected_pdf_is_refused_clearly_a_declined_scan_is_not_attached_and_nothing_of_them_is_sent(
     context: Any, site_server: Any, provider: ScriptedUpstream, shoot: Any
 ) -> None:
     page = open_chat(context, site_server.url, provider.base_url)
     page.set_input_files("[data-testid=attach-input]", [str(DATA / "encrypted.pdf"), str(DATA / "scanned.pdf")])
     errors = page.locator("[data-testid=attach-error]")
-    refused = (("encrypted.pdf", "encrypted"), ("scanned.pdf", "no_text_layer"))
+    # The scan is offered to on-device OCR (e2e/test_attach_images.py reads it): declined here.
+    page.locator("[data-testid=image-review]").wait_for()
+    page.click("[data-action=image-remove]")
+    refused = (("encrypted.pdf", "encrypted"), ("scanned.pdf", "scan_declined"))
     for name, reason in refused:
         chip(page, name).locator(f"[data-testid=attach-error][data-reason={reason}]").wait_for()
     texts = errors.all_inner_texts()
-    assert [any(word in t for t in texts) for word in ("mot de passe", "scanné")] == [True, True]
+    assert [any(word in t for t in texts) for word in ("mot de passe", "numérisé")] == [True, True]
     assert page.locator("[data-action=send]").is_disabled()  # refused files alone: nothing to send
     assert serious_violations(page, site_server.url) == []
     shoot(page, "attachments-refused", full_page=False)

@@ -20,6 +20,7 @@ from ..attach.ocr import (
     uncovered,
     words_from_json,
 )
+from ..attach.scans import scanned_pages
 from ..chat.send import conversation_options
 from . import embeddings as ml
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .app import App
 
 OCR_METHODS: dict[str, str] = {"planImageMask": "plan_image_mask", "imageLimits": "image_limits",
-                               "stageImage": "stage_image"}
+                               "stageImage": "stage_image", "scanPages": "scan_pages"}
 
 
 class OcrApi:
@@ -109,3 +110,21 @@ class OcrApi:
             raise refused("empty", "No text was read on this image: it can only go as the image itself.")
         extracted = Extracted(ocr_text, "image", (Part("Image", ocr_text),) if ocr_text.strip() else ())
         return AttachApi(self.app).stage(Staged(key, name, size, extracted, "image", image))
+
+    async def scan_pages(self, pdf: str) -> dict[str, Any]:
+        """A scanned PDF's page images for the page to read with OCR (attach/scans.py): {pages, unread, images:
+        [{page, media_type, data (base64), width, height}]}, or AttachmentRefused when none can be read."""
+        from .app import AppError
+
+        self.app.touch()
+        try:
+            scan = scanned_pages(base64.b64decode(pdf, validate=True))
+        except AttachmentError as error:
+            raise AppError("AttachmentRefused", json.dumps({"reason": error.reason, "message": error.message})) \
+                from None
+        except (binascii.Error, ValueError, TypeError):
+            raise AppError("AttachmentRefused",
+                           json.dumps({"reason": "corrupt", "message": "expected a PDF's bytes"})) from None
+        images = [{"page": i.page, "media_type": i.media_type, "data": base64.b64encode(i.data).decode("ascii"),
+                   "width": i.width, "height": i.height} for i in scan.images]
+        return {"pages": scan.pages, "unread": list(scan.unread), "images": images}

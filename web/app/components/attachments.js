@@ -11,7 +11,7 @@ import { html, useEffect, useRef, useState, useCallback, Comlink } from "../lib.
 import { t, hasKey } from "../i18n.js";
 import { Icon } from "./icons.js";
 import { familyOf, kindLabel } from "./message.js";
-import { stageReviewedImage } from "./image-review.js";
+import { stageReviewedImage, stageScannedPdf } from "./image-review.js";
 
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp|bmp|tiff?|heic|heif|avif)$/i;
 // What the file picker offers (every format openmasq.attach reads; anything else dropped is read
@@ -91,7 +91,11 @@ export function useAttachments(api, draftKey) {
       } else {
         const buffer = await file.arrayBuffer();
         view = await api.readAttachment(item.key, file.name, file.type || "", Comlink.transfer(buffer, [buffer]),
-          Comlink.proxy(onProgress));
+          Comlink.proxy(onProgress)).catch((err) => {
+          // A scanned PDF: its pages are offered to on-device OCR (components/image-review.js)
+          if (refusalOf(err).reason !== "no_text_layer") throw err;
+          return stageScannedPdf(api, file, item.key, onProgress);
+        });
       }
       if (itemsRef.current.some((it) => it.key === item.key)) patch(item.key, { status: "ready", view, progress: null });
       else api.dropAttachment(item.key).catch(() => {}); // removed while it was read

@@ -62,7 +62,24 @@ export function distinctMasked(masked) {
   return [...seen.values()];
 }
 
-export function reviewImage(api, file, { conversationId = null, onProgress } = {}) {
+function bytesOf(b64) {
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+/** A scanned PDF (its reader refused it: no text layer): its page images read by OCR on the device, the text
+ *  read reviewed masked, then staged as that text alone (a scan goes as text, never as page images). */
+export async function stageScannedPdf(api, file, key, onProgress, conversationId = null) {
+  const scan = await api.image("scanPages", [base64Of(await file.arrayBuffer())]);
+  const pages = scan.images.map((p) => ({ page: p.page, blob: new Blob([bytesOf(p.data)], { type: p.media_type }) }));
+  const result = await reviewImage(api, file, { conversationId, onProgress,
+    scan: { pages, unread: scan.unread, total: scan.pages } });
+  if (!result || result.error) {
+    throw refused(result?.error ? "scan_unreadable" : "scan_declined", result?.error?.message || "not attached");
+  }
+  return api.image("stageImage", [key, file.name || "scan.pdf", file.size, result.ocrText, null]);
+}
+
+export function reviewImage(api, file, { conversationId = null, onProgress, scan = null } = {}) {
   return new Promise((resolve) => {
     const host = document.createElement("div");
     host.className = "image-review-host";
@@ -73,11 +90,39 @@ export function reviewImage(api, file, { conversationId = null, onProgress } = {
       resolve(result);
     };
     render(html`<${ImageReview} api=${api} file=${file} conversationId=${conversationId} onProgress=${onProgress}
-      onDone=${done} />`, host);
+      scan=${scan} onDone=${done} />`, host);
   });
 }
 
-function ImageReview({ api, file, conversationId, onProgress, onDone }) {
+/** Each page of a scan read by OCR and masked; its texts joined under their page numbers, the masked values'
+ *  offsets moved onto the joined text. */
+async function readScan(api, scan, limits, conversationId, signal, step) {
+  const texts = [];
+  const masked = [];
+  let length = 0;
+  let hasText = false;
+  for (const [index, { page, blob }] of scan.pages.entries()) {
+    const share = (stage, p) => step(stage, p, index, scan.pages.length);
+    const drawing = await drawImage(blob, limits.max_side);
+    const ocr = await readWords(drawing, limits.langs, { signal, onProgress: (p) => share(p.stage, p.progress) });
+    share("mask", 0);
+    let plan;
+    try {
+      plan = await api.image("planImageMask", [conversationId, ocr.words, drawing.width, drawing.height, null]);
+    } catch (err) {
+      throw new ImageError("mask", err?.message || String(err));
+    }
+    const head = `[Page ${page}]\n`;
+    const at = length + (texts.length ? 2 : 0) + head.length;
+    masked.push(...plan.masked.map((m) => ({ ...m, start: m.start + at, end: m.end + at })));
+    texts.push(head + plan.ocr_text);
+    length = at + plan.ocr_text.length;
+    hasText ||= plan.has_text;
+  }
+  return { boxes: [], masked, ocr_text: texts.join("\n\n"), has_text: hasText, text: null };
+}
+
+function ImageReview({ api, file, conversationId, onProgress, scan, onDone }) {
   const [stage, setStage] = useState("start"); // start | download | reading | review | error
   const [progress, setProgress] = useState({ stage: "load", percent: 0 });
   const [download, setDownload] = useState(null); // {bytes, loaded, failed}
@@ -88,9 +133,9 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
   const abort = useRef(new AbortController());
   const limits = useRef(null);
 
-  const step = (name, value) => {
-    const percent = percentOf(name, value);
-    setProgress({ stage: name, percent });
+  const step = (name, value, page = 0, pages = 1) => {
+    const percent = Math.round((page * 100 + percentOf(name, value)) / pages);
+    setProgress({ stage: name, percent, page: page + 1, pages });
     onProgress?.({ done: percent, total: 100 });
   };
 
@@ -98,6 +143,14 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
     setStage("reading");
     step("load", 0);
     try {
+      if (scan) {
+        const plan = await readScan(api, scan, limits.current, conversationId, abort.current.signal, step);
+        if (!plan.has_text) throw new ImageError("scan_empty", "no text was read on the pages");
+        setView({ plan, scan });
+        setChoice("text");
+        setStage("review");
+        return;
+      }
       const drawing = await drawImage(file, limits.current.max_side);
       const ocr = await readWords(drawing, limits.current.langs,
         { signal: abort.current.signal, onProgress: (p) => step(p.stage, p.progress) });
@@ -179,9 +232,9 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
     ${stage === "review" ? html`<button type="button" class="button primary" data-action="image-attach"
       disabled=${!canAttach} onClick=${attach}>${t("image.attach")}</button>` : null}`;
 
-  return html`<${Dialog} title=${t("image.title", { name })} onClose=${cancel} footer=${footer} className="image-review">
+  return html`<${Dialog} title=${t(scan ? "image.scanTitle" : "image.title", { name })} onClose=${cancel} footer=${footer} className="image-review">
     <div data-testid="image-review" data-stage=${stage}>
-      <p class="help">${t("image.intro")}</p>
+      ${scan ? null : html`<p class="help">${t("image.intro")}</p>`}
       ${stage === "download" && download ? html`<div data-testid="image-download">
         <p>${t("image.needOcr", { size: formatBytes(download.bytes) })}</p>
         ${download.running ? html`<progress max=${download.bytes || 1} value=${download.loaded}
@@ -194,16 +247,35 @@ function ImageReview({ api, file, conversationId, onProgress, onDone }) {
       ${stage === "reading" || stage === "start" ? html`<div data-testid="image-progress">
         <p>${t("image.reading")}</p>
         <progress max="100" value=${progress.percent} aria-label=${t("image.progressOf", { name })}></progress>
-        <p class="small muted" data-testid="image-stage" data-ocr-stage=${progress.stage}>${t(`image.stage.${progress.stage}`)}</p>
+        <p class="small muted" data-testid="image-stage" data-ocr-stage=${progress.stage}>${t(`image.stage.${progress.stage}`)}${
+          progress.pages > 1 ? ` · ${t("image.scanPage", { page: progress.page, pages: progress.pages })}` : ""}</p>
       </div>` : null}
       ${stage === "error" ? html`<p class="field-error" role="alert" data-testid="image-error"
           data-kind=${error?.kind || "failed"}>${error?.kind === "undecodable" ? t("image.error.undecodable")
           : error?.kind === "mask" ? t("image.error.mask", { message: error.message })
+          : error?.kind === "scan_empty" ? t("image.error.scanEmpty")
           : t("image.error.failed", { message: error?.message || "" })}</p>` : null}
-      ${stage === "review" ? html`<${Review} view=${view} name=${name} choice=${choice} setChoice=${setChoice}
+      ${scan && stage !== "review" ? html`<p data-testid="scan-intro">${t("image.scanIntro", { n: scan.pages.length,
+        total: scan.total })}${scan.unread.length ? ` ${t("image.scanUnread", { pages: scan.unread.join(", ") })}` : ""}</p>` : null}
+      ${stage === "review" && view.scan ? html`<${ScanText} view=${view} />` : null}
+      ${stage === "review" && !view.scan ? html`<${Review} view=${view} name=${name} choice=${choice} setChoice=${setChoice}
         consent=${consent} setConsent=${setConsent} />` : null}
     </div>
   <//>`;
+}
+
+function ScanText({ view }) {
+  const { plan, scan } = view;
+  const values = distinctMasked(plan.masked);
+  return html`
+    <p data-testid="scan-read">${t("image.scanRead", { n: scan.pages.length })}${scan.unread.length
+      ? ` ${t("image.scanUnread", { pages: scan.unread.join(", ") })}` : ""}</p>
+    <p>${values.length ? t("image.scanMaskedCount", { n: values.length }) : t("image.maskedNone")}</p>
+    <details class="image-text" open>
+      <summary>${t("image.textPreview")}</summary>
+      <pre class="wire-text" data-testid="image-text">${segmentsOf(plan.ocr_text, plan.masked).map((s, i) => (s.kind
+        ? html`<mark key=${i} class="redacted">${s.text}</mark>` : s.text))}</pre>
+    </details>`;
 }
 
 function Review({ view, name, choice, setChoice, consent, setConsent }) {
