@@ -102,6 +102,13 @@ LABELLED = [
     ("targa GH 512 KL, multa", "GH 512 KL", "record_id"),
     ("policy number POL-2023-558812", "POL-2023-558812", "record_id"),
     ("número de póliza 88-4410293", "88-4410293", "record_id"),
+    # a national or tax number in none of its family's layouts: another country's, or grouped otherwise
+    ("Filipa's NIF is 231 456 789 and her mobile", "231 456 789", "record_id"),
+    ("UK passport no. 5481 02937 — hang on", "5481 02937", "record_id"),
+    # a case file, an elided article in the gap
+    ("mi ha mandato una diffida, numero pratica 2219/B. Cosa rispondo?", "2219/B", "record_id"),
+    ("Oggetto: Paziente n. 2024/00381", "2024/00381", "record_id"),
+    ("la targa dell'altra macchina è FG 482 KL, abito a Cinisello", "FG 482 KL", "record_id"),
 ]
 
 
@@ -152,6 +159,8 @@ LABEL_NEAR_MISSES = [
     "ein 12345678 Stück",  # German "ein" is no EIN
     "cf. page 12",
     "tel que 12 %",
+    "passport photos: 2 for 12 €",
+    "NIF pendiente, te lo mando mañana",
 ]
 
 

@@ -63,6 +63,15 @@ _SHAPES: dict[str, str] = {
 }
 _SHAPE_PATTERNS = {name: deferred(source) for name, source in _SHAPES.items()}
 
+# After the label of a national or tax identifier, a value in none of the family's layouts (another country's
+# number, a digit dropped, groups the family does not write: "NIF is 231 456 789", "CIF B-87452190",
+# "passport no. 5481 02937") is still the number the label names.
+_IDENTIFIER_FALLBACK = (("long_id", "record_id"), ("spaced_record", "record_id"))
+_WITH_FALLBACK = frozenset({
+    "idcard", "nir", "ssn", "nino", "dni", "nie", "nif", "cif", "codice_fiscale", "steuer_id", "tax", "svnr", "ein",
+    "abn", "tfn", "siren", "siret", "vat", "passport",
+})
+
 # Each family: its labels (lower-case regex) and the (shape, kind) pairs tried in order.
 _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "idcard": (
@@ -189,6 +198,12 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"n[úu]mero de p[óo]liza|p[óo]liza(?: n[°º])?|(?:numero di )?polizza(?: n[°º.])?",
         (("long_id", "record_id"), ("record", "record_id")),
     ),
+    "case_file": (
+        r"(?:numero|n\.|n[°º]) (?:di |della )?pratica|pratica n[°º.]?|aktenzeichen|az\.|gesch[äa]ftszeichen|"
+        r"(?:n[úu]mero de )?expediente(?: n[°º.])?|case (?:number|no\.?|ref(?:erence)?)|"
+        r"paziente n[°º.]?|pazienti n[°º.]?|n[°º] (?:de )?dossier (?:m[ée]dical|patient|contentieux)",
+        (("long_id", "record_id"), ("record", "record_id")),
+    ),
     "health_card": (
         r"health (?:card|insurance)(?: number| no\.?| #)?|ohip(?: number| no\.?)?|carte (?:santé|soleil)|"
         r"tarjeta sanitaria|tessera sanitaria|gesundheitskarte|medicare(?: number| no\.?)?",
@@ -208,7 +223,7 @@ _LABEL_PROBE = deferred(r"\d")
 # Between a label and its value: spaces, one line break, punctuation and up to three short words.
 _GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.,()\-–\"']|[^\W\d_]{1,12}(?:['’][^\W\d_]{1,12})?(?=[ \t:°º.,]))*")
 _GAP_MAX = 36
-_GAP_WORDS = deferred(r"[^\W\d_]+")
+_GAP_WORDS = deferred(r"[^\W\d_]+(?:['’][^\W\d_]+)?")  # an elided article and its word count once
 # A gap naming another thing: the value after it is that thing's ("CB, commande n° 4970...").
 _OTHER_THINGS = frozenset({
     "commande", "order", "facture", "invoice", "réf", "ref", "référence", "reference", "bestellung",
@@ -240,7 +255,7 @@ def find_labelled(text: str) -> list[Hit]:
         family = label.lastgroup
         if family is None or not _label_written_so(text, label.start(), label.end()):
             continue
-        hit = _value_after(text, label.end(), _FAMILIES[family][1])
+        hit = _value_after(text, label.end(), _shapes_of(family))
         if hit is not None:
             hits.append(hit)
     for acronym in _ACRONYM.finditer(text):
@@ -249,6 +264,11 @@ def find_labelled(text: str) -> list[Hit]:
             if hit is not None:
                 hits.append(hit)
     return hits
+
+
+def _shapes_of(family: str) -> tuple[tuple[str, str], ...]:
+    shapes = _FAMILIES[family][1]
+    return shapes + _IDENTIFIER_FALLBACK if family in _WITH_FALLBACK else shapes
 
 
 def _label_written_so(text: str, start: int, end: int) -> bool:
