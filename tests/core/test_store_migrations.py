@@ -46,7 +46,7 @@ def test_v3_to_v4_changes_nothing_but_the_number_an_older_build_refuses() -> Non
 
 
 def test_the_chain_reaches_the_latest_version() -> None:
-    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 4
+    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 5
 
 
 def test_migrating_does_not_touch_the_callers_document() -> None:

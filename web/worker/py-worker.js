@@ -398,6 +398,8 @@ const api = {
   memory: (method, args = []) => py(method, args),
   // conversation backups (issue 18): exportConversations(ids|null, "json"|"md", labels, untitled), importConversations(text)
   backup: (method, args = []) => py(method, args),
+  // instructions and usage (issue 18): personas, a conversation's system prompt, tokens and cost (instructions_api.py)
+  instructions: (method, args = []) => py(method, args),
   // attached images (issue 20): imageLimits(convId|null), planImageMask(convId|null, words, width, height, spec)
   image: (method, args = []) => py(method, args),
 

@@ -120,6 +120,10 @@ class Conversation:
     provider: str | None = None
     branches: list[Message] = field(default_factory=list)  # turns of the versions not shown (branches.py)
     forks: dict[str, Fork] = field(default_factory=dict)  # parent id ("" first turn) -> its versions
+    # Issue 18: the conversation's own instructions (REAL, redacted at each send) and the persona it
+    # speaks with (an id of the account's personas, chat/instructions.py)
+    system_prompt: str = ""
+    persona: str | None = None
 
     def message(self, message_id: str) -> Message | None:
         return next((m for m in self.messages if m.id == message_id), None)
@@ -293,7 +297,9 @@ def conversation_to_dict(conv: Conversation) -> dict[str, Any]:
     if conv.forks:
         doc["forks"] = {parent: {"children": list(f.children), "selected": f.selected}
                         for parent, f in conv.forks.items()}
-    for key in ("model", "provider"):
+    if conv.system_prompt:
+        doc["system_prompt"] = conv.system_prompt
+    for key in ("model", "provider", "persona"):
         if getattr(conv, key) is not None:
             doc[key] = getattr(conv, key)
     return doc
@@ -322,6 +328,7 @@ def conversation_from_dict(value: object) -> Conversation:
         model=_opt_str(doc, "model", what), provider=_opt_str(doc, "provider", what),
         branches=[_branch_turn(m, what) for m in _list(doc.get("branches", []), what)],
         forks=_forks(doc.get("forks", {}), what),
+        system_prompt=_str(doc, "system_prompt", what, ""), persona=_opt_str(doc, "persona", what),
     )
 
 

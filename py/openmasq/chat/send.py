@@ -118,7 +118,11 @@ class SendInput:
     now: int
     new_id: Callable[[], str]
     options: RedactOptions = field(default_factory=RedactOptions)  # account-level; the conversation overrides
+    # REAL: the instructions of this send (chat/instructions.py: the account's, the persona's, the
+    # conversation's), redacted with the conversation's vault like every other text that leaves
     system_prompt: str = ""
+    # The on-device NER model's spans of `system_prompt` (offsets on it), as text_spans for the typed text
+    instruction_spans: tuple[Span, ...] = ()
     lang: str = "fr"
     tz_offset_minutes: int = 0
     context_tokens: int | None = None  # the model's window; None: never trim
@@ -202,13 +206,22 @@ def redact_memory_block(selection: Selection, vault: Vault, options: RedactOptio
     return _Block(redaction.text, selection), redaction.vault
 
 
-def named_in_typed_text(inp: SendInput, options: RedactOptions) -> RedactOptions:
-    """The send's options with every card the typed text names forced, selected or not: a card
-    dropped by the budget, or not injected because it is only proposed, is still a name the
-    user wrote, and masking more is always safe."""
+def named_in_typed_text(inp: SendInput, options: RedactOptions, text: str | None = None) -> RedactOptions:
+    """The send's options with every card the typed text (or `text`: the instructions) names forced,
+    selected or not: a card dropped by the budget, or not injected because it is only proposed, is
+    still a name the user wrote, and masking more is always safe."""
     index = MemoryIndex.for_store(inp.store, inp.index)
-    named = forced_for_text(inp.text, index, (), spare_famous=options.spares_famous())
+    named = forced_for_text(inp.text if text is None else text, index, (), spare_famous=options.spares_famous())
     return replace(options, force=options.force + to_redact_forced(named)) if named else options
+
+
+def redact_instructions(inp: SendInput, vault: Vault, options: RedactOptions) -> Redaction | None:
+    """The send's instructions pseudonymised in `vault` (the working copy), with the names of cards they
+    mention forced and the on-device model's spans of them; None when there are none."""
+    if not inp.system_prompt.strip():
+        return None
+    own = replace(named_in_typed_text(inp, options, inp.system_prompt), spans=inp.instruction_spans)
+    return pseudonymise(inp.system_prompt, vault, own)
 
 
 def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOptions) -> list[WireMessage]:
@@ -250,6 +263,8 @@ class _Turn:
     outcome: SendOutcome
     restorer: StreamRestorer | None = None
     reasoning_restorer: StreamRestorer | None = None  # reasoning streams apart: its own hold-back
+    earlier_usage: dict[str, int] = field(default_factory=dict)  # the send's finished model calls
+    call_usage: dict[str, int] = field(default_factory=dict)  # the call streaming now
 
     def show(self, restored: str) -> str:
         self.reply.content += restored
@@ -265,11 +280,21 @@ class _Turn:
         rest, self.reasoning_restorer = self.reasoning_restorer.flush(), None
         return self.think(rest)
 
+    def start_call(self) -> None:
+        """A new model call of this send: the figures of the one before are final."""
+        self.earlier_usage = _added(self.earlier_usage, self.call_usage)
+        self.call_usage = {}
+
     def add_usage(self, usage: Usage) -> None:
-        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+        """A call's token counts as its provider reports them, each a running total of that call
+        (Anthropic's message_start gives input_tokens and a first output_tokens that message_delta
+        then repeats, grown; some OpenAI-compatible servers send usage on every chunk): the latest
+        figure replaces the one before. The calls of a send (the tool loop) add up."""
+        for name in USAGE_FIELDS:
             value = getattr(usage, name)
             if value is not None:
-                self.outcome.usage[name] = self.outcome.usage.get(name, 0) + value
+                self.call_usage[name] = value
+        self.outcome.usage = _added(self.earlier_usage, self.call_usage)
         self.reply.usage = dict(self.outcome.usage)
 
     def stop(self, reason: str) -> None:
@@ -286,6 +311,13 @@ class _Turn:
         self.outcome.reason = reason
 
 
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+
+
+def _added(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {name: a.get(name, 0) + b.get(name, 0) for name in USAGE_FIELDS if name in a or name in b}
+
+
 @dataclass(frozen=True)
 class _CallResult:
     raw_text: str
@@ -299,6 +331,7 @@ def _stream(turn: _Turn, request: ChatRequest, number: int) -> Generator[Step, A
     Done or on an error."""
     turn.restorer = StreamRestorer(turn.vault)
     turn.reasoning_restorer = None
+    turn.start_call()
     calls = ToolCallAccumulator()
     raw: list[str] = []
     event = yield CallModel(request, number)
@@ -416,10 +449,20 @@ def _blocked(conv: Conversation, user: Message, reason: str, again: bool = False
 # word of the typed text): the bound only keeps a bug from looping.
 
 
-def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[WireMessage], Redacted]:
-    """The memory block, the history replay, then the turn's files and its typed text (reference
-    6.8: attachments before the message, one vault), on a copy of the conversation's vault (changes
-    nothing): what send_flow sends and preview_turn shows."""
+@dataclass(frozen=True)
+class _Prepared:
+    """A turn's texts as they would leave: the instructions, the memory block, the history and the turn."""
+
+    instructions: str
+    block: _Block
+    history: list[WireMessage]
+    redacted: Redacted
+
+
+def _redact_turn(inp: SendInput, options: RedactOptions) -> _Prepared:
+    """The instructions, the memory block, the history replay, then the turn's files and its typed text
+    (reference 6.8: attachments before the message, one vault), on a copy of the conversation's vault
+    (changes nothing): what send_flow sends and preview_turn shows."""
     conv = inp.conversation
     selection = select(inp, options)
     text_options = replace(named_in_typed_text(inp, options), spans=inp.text_spans)
@@ -429,6 +472,9 @@ def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[W
     vault = conv.vault.copy()
     for _ in range(MAX_COLLISION_ROUNDS):
         block, working = redact_memory_block(selection, vault.copy(), options)
+        instructions = redact_instructions(inp, working, options)
+        if instructions is not None:
+            working = instructions.vault
         history = replay_history(list(conv.messages), working, options)
         if files:
             redacted = redact_with_attachments(files, inp.text, working, options, text_options=text_options,
@@ -436,7 +482,7 @@ def _redact_turn(inp: SendInput, options: RedactOptions) -> tuple[_Block, list[W
         else:
             redacted = Redacted((), pseudonymise(inp.text, working, text_options))
         if not redacted.message.refaked:
-            return block, history, redacted
+            return _Prepared(instructions.text if instructions else "", block, history, redacted)
         vault = redacted.vault
     raise RedactionError("collisions between real values and substitutes did not settle")
 
@@ -445,7 +491,15 @@ def preview_turn(inp: SendInput) -> Redacted:
     """The composer's preview: the files' and the typed text's redaction exactly as a send of them
     now would make it (same selection, options, history replay and vault state). Raises what the
     send would fail closed on."""
-    return _redact_turn(inp, conversation_options(inp.conversation, inp.options))[2]
+    return _redact_turn(inp, conversation_options(inp.conversation, inp.options)).redacted
+
+
+def preview_instructions(inp: SendInput) -> Redaction | None:
+    """The instructions as a send now would mask them (None: there are none); raises what the send
+    would fail closed on."""
+    options = conversation_options(inp.conversation, inp.options)
+    _block, working = redact_memory_block(select(inp, options), inp.conversation.vault.copy(), options)
+    return redact_instructions(inp, working, options)
 
 
 def preview_typed(inp: SendInput) -> Redaction:
@@ -491,7 +545,8 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     options = conversation_options(conv, inp.options)
     user = _answered_again(conv, inp) if inp.again else Message(inp.new_id(), "user", inp.text, at=inp.now)
     try:
-        block, history, redacted = _redact_turn(inp, options)
+        prepared = _redact_turn(inp, options)
+        block, history, redacted = prepared.block, prepared.history, prepared.redacted
         parts = tuple(wire_part(a, r) for a, r in zip(inp.attachments, redacted.attachments, strict=True))
     except Exception as error:  # fail closed: nothing is yielded
         return _blocked(conv, user, type(error).__name__, inp.again)
@@ -502,7 +557,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
         return SendOutcome("stale", "the masking changed since the preview", user)
     vault = redaction.vault
     current = [WireMessage("user", redaction.text, parts=parts, images=wire_images(inp.attachments))]
-    system = "\n\n".join(part for part in (inp.system_prompt, block.wire) if part)
+    system = "\n\n".join(part for part in (prepared.instructions, block.wire) if part)
     tools = (ToolSpec(**memory_search_tool(inp.lang)),) if search_tool_offered(
         inp.store, scope=conv.space, memory_off=conv.memory_off) else ()
     reserve = inp.max_tokens or DEFAULT_REPLY_RESERVE

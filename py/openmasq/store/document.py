@@ -14,6 +14,8 @@ from ..chat.conversation import (
     conversation_from_dict,
     conversation_to_dict,
 )
+from ..chat.instructions import Persona, persona_from_dict, persona_to_dict
+from ..chat.usage import Price, prices_from, prices_to_dict
 from ..memory.model import MemoryStore
 from ..memory.serialise import StoreFormatError, store_from_json, store_to_dict
 from ..redact import Forced, RedactOptions
@@ -38,6 +40,8 @@ class Settings:
     tz_offset_minutes: int = 0
     system_prompt: str = ""
     default_provider: str | None = None
+    prices: dict[str, Price] = field(default_factory=dict)  # model id -> its price (issue 18: estimated cost)
+    currency: str = "USD"  # of those prices (ISO 4217, for display only)
 
     def redact_options(self) -> RedactOptions:
         return RedactOptions(level=self.level, mode=self.mode, lang=self.lang,
@@ -70,6 +74,7 @@ class StateDocument:
     spaces: list[Space] = field(default_factory=list)
     conversations: list[Conversation] = field(default_factory=list)
     memory: MemoryStore = field(default_factory=MemoryStore)
+    personas: list[Persona] = field(default_factory=list)  # issue 18: reusable instructions
 
     def conversation(self, conversation_id: str) -> Conversation | None:
         return next((c for c in self.conversations if c.id == conversation_id), None)
@@ -85,13 +90,15 @@ def document_to_dict(doc: StateDocument) -> dict[str, Any]:
         "settings": {"level": s.level, "mode": s.mode, "lang": s.lang, "ui_lang": s.ui_lang,
                      "categories": dict(s.categories), "coffre": list(s.coffre), "keep": list(s.keep),
                      "tz_offset_minutes": s.tz_offset_minutes, "system_prompt": s.system_prompt,
-                     "default_provider": s.default_provider},
+                     "default_provider": s.default_provider, "prices": prices_to_dict(s.prices),
+                     "currency": s.currency},
         "providers": [{"id": p.id, "preset": p.preset, "base_url": p.base_url, "api": p.api, "label": p.label,
                        "api_key": p.api_key, "model": p.model, "context_tokens": p.context_tokens}
                       for p in doc.providers],
         "spaces": [{"id": sp.id, "name": sp.name} for sp in doc.spaces],
         "conversations": [conversation_to_dict(c) for c in doc.conversations],
         "memory": store_to_dict(doc.memory),
+        "personas": [persona_to_dict(p) for p in doc.personas],
     }
 
 
@@ -128,7 +135,15 @@ def _settings_from(value: object) -> Settings:
         tz_offset_minutes=_typed(doc, "tz_offset_minutes", int, 0, "settings"),
         system_prompt=_typed(doc, "system_prompt", str, "", "settings"),
         default_provider=_typed(doc, "default_provider", str, None, "settings"),
+        prices=_prices(doc.get("prices", {})), currency=_typed(doc, "currency", str, "USD", "settings"),
     )
+
+
+def _prices(value: object) -> dict[str, Price]:
+    try:
+        return prices_from(value)
+    except ValueError as error:
+        raise StateFormatError(f"settings: {error}") from None
 
 
 def _provider_from(value: object) -> Provider:
@@ -153,6 +168,7 @@ def document_from_json(text: str) -> StateDocument:
     try:
         memory = store_from_json(json.dumps(doc.get("memory", {"version": 1}), ensure_ascii=False))
         conversations = [conversation_from_dict(c) for c in _typed(doc, "conversations", list, [], "document")]
+        personas = [persona_from_dict(p) for p in _typed(doc, "personas", list, [], "document")]
     except (StoreFormatError, ConversationFormatError) as error:
         raise StateFormatError(str(error)) from None
     return StateDocument(
@@ -162,4 +178,5 @@ def document_from_json(text: str) -> StateDocument:
                 for s in (_obj(v, "a space") for v in _typed(doc, "spaces", list, [], "document"))],
         conversations=conversations,
         memory=memory,
+        personas=personas,
     )

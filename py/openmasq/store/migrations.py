@@ -51,7 +51,16 @@ def v3_to_v4(doc: Doc) -> Doc:
     return doc
 
 
-MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3, v3_to_v4]
+def v4_to_v5(doc: Doc) -> Doc:
+    """Version 5 keeps instructions (issue 18): a conversation's `system_prompt` and `persona`, and the
+    account's `personas` (chat/instructions.py). A version 4 document has none; the number makes a version 4
+    build refuse a record that has them instead of saving it back without them."""
+    doc.setdefault("personas", [])
+    doc["version"] = 5
+    return doc
+
+
+MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5]
 LATEST_VERSION = FIRST_VERSION + len(MIGRATIONS)
 
 

@@ -16,6 +16,7 @@ from ..chat.codecs import ChatRequest, StreamEvent
 from ..chat.codecs.openai import request_body
 from ..chat.conversation import Conversation
 from ..chat.extraction import apply_extraction, extraction_input
+from ..chat.instructions import instructions_for
 from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendInput, SendOutcome, conversation_options, send_flow
 from ..memory.extract import ExtractionOutcome, is_explicit_memory_ask
 from ..memory.extract import run_extraction as extraction_flow
@@ -141,7 +142,8 @@ class Workspace:
         when the message is an explicit ask (or `extract` says so, or silent extraction is on).
         `attachments`: files sent with the text (`attached(data, name)` reads one)."""
         inp = SendInput(conv, text, self.store, self.model_name, self.now, self.new_id,
-                        options=self.settings.redact_options(), system_prompt=self.settings.system_prompt,
+                        options=self.settings.redact_options(),
+                        system_prompt=instructions_for(conv, self.document.personas, self.settings.system_prompt),
                         lang=self.settings.ui_lang, tz_offset_minutes=self.settings.tz_offset_minutes,
                         context_tokens=self.context_tokens, attachments=tuple(attachments))
         turn = self._drive_send(conv, inp, close_after_deltas)

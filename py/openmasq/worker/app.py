@@ -16,6 +16,7 @@ from ..chat.attachments import TurnAttachment, turn_attachment
 from ..chat.codecs import ErrorEvent
 from ..chat.conversation import AttachedFile, Conversation, Message
 from ..chat.extraction import apply_extraction, extraction_input
+from ..chat.instructions import instructions_for
 from ..chat.send import (
     SendInput,
     SendOutcome,
@@ -664,7 +665,8 @@ class App:
         document = account.document
         settings = document.settings
         inp = SendInput(conv, text, document.memory, provider.model, now, self.new_id,
-                        options=settings.redact_options(), system_prompt=settings.system_prompt,
+                        options=settings.redact_options(),
+                        system_prompt=instructions_for(conv, document.personas, settings.system_prompt),
                         lang=settings.ui_lang, tz_offset_minutes=settings.tz_offset_minutes,
                         context_tokens=provider.context_tokens)
         if provider.id == LOCAL_ID:

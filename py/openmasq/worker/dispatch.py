@@ -10,6 +10,7 @@ from typing import Any
 from .app import App, AppError
 from .attach_api import ATTACH_METHODS, AttachApi, AttachmentRefused
 from .backup_api import BACKUP_METHODS, BackupApi
+from .instructions_api import INSTRUCTION_METHODS, InstructionsApi
 from .memory_api import MEMORY_METHODS, memory_api
 from .ocr_api import OCR_METHODS, OcrApi
 
@@ -54,6 +55,8 @@ async def call(app: App, method: str, args_json: str, emit: Callable[[str], obje
         target, (name, takes_events) = memory_api(app), (MEMORY_METHODS[method], False)
     elif method in BACKUP_METHODS:  # conversation backups (backup_api.py)
         target, (name, takes_events) = BackupApi(app), (BACKUP_METHODS[method], False)
+    elif method in INSTRUCTION_METHODS:  # personas, system prompts, usage (instructions_api.py)
+        target, (name, takes_events) = InstructionsApi(app), (INSTRUCTION_METHODS[method], False)
     elif method in OCR_METHODS:  # masking an attached image (ocr_api.py)
         target, (name, takes_events) = OcrApi(app), (OCR_METHODS[method], False)
     elif method in ATTACH_METHODS:  # attached files staged in the composer (attach_api.py)

@@ -235,6 +235,10 @@ async def prepare_send(app: Any, inp: Any, text: str) -> None:
     state: MlState = app.ml_state
     try:
         inp.text_spans = await text_spans(app.models, state, text, inp.options.lang)
+        if inp.system_prompt.strip():  # the instructions (issue 18) are read by the model too
+            found = state.ner_spans
+            inp.instruction_spans = await text_spans(app.models, state, inp.system_prompt, inp.options.lang)
+            state.ner_spans += found
     except NerUnavailable as error:
         app.host.notify({"type": "ml", **state.view()})
         raise AppError("NerUnavailable", "Nothing was sent: the on-device name detector (NER model) could not "

@@ -48,9 +48,10 @@ def dump(doc: dict[str, Any]) -> str:
 
 
 def settings_record(document: StateDocument, app: AppSettings) -> str:
-    whole = document_to_dict(StateDocument(settings=document.settings, spaces=document.spaces))
+    whole = document_to_dict(StateDocument(settings=document.settings, spaces=document.spaces,
+                                           personas=document.personas))
     return dump({"version": DOCUMENT_VERSION, "settings": whole["settings"], "spaces": whole["spaces"],
-                 "app": app.to_dict()})
+                 "personas": whole["personas"], "app": app.to_dict()})
 
 
 def providers_record(document: StateDocument) -> str:
@@ -140,6 +141,7 @@ def _assemble_document(parts: dict[str, dict[str, Any]], unreadable: list[str]) 
 def _load_settings(document: StateDocument, part: dict[str, Any]) -> None:
     version = _version(part) or DOCUMENT_VERSION
     loaded = document_from_json(dump({"version": version, "settings": part.get("settings", {}),
-                                      "spaces": part.get("spaces", [])}))
+                                      "spaces": part.get("spaces", []), "personas": part.get("personas", [])}))
     document.settings = loaded.settings
     document.spaces = loaded.spaces
+    document.personas = loaded.personas

@@ -95,6 +95,7 @@ def conversation_view(conv: Conversation) -> dict[str, Any]:
         "keep": list(conv.revealed_values),
         "always_mask": [value for value, _ in conv.forced_redactions],
         "pinned": any(m.role == "user" and m.redactions is not None for m in conv.messages),
+        "system_prompt": conv.system_prompt, "persona": conv.persona,  # issue 18: its instructions
         "message_list": [_with_version(message_view(m), versions.get(m.id)) for m in conv.messages],
     }
 

@@ -161,7 +161,7 @@ def parse_response(doc: object) -> ChatResponse:
         text=_content_text(message.get("content")),
         tool_calls=calls,
         finish_reason=_finish(reason, bool(calls)),
-        usage=_usage(body.get("usage")),
+        usage=_usage_of(body),
         model=as_str(body.get("model")),
         reasoning=next((as_str(message.get(k)) for k in _REASONING_FIELDS if as_str(message.get(k))), ""),
     )
@@ -204,6 +204,14 @@ def _finish(reason: str, called: bool) -> str:
     if not reason:
         return "tool_calls" if called else "stop"
     return _FINISH.get(reason, "other")
+
+
+def _usage_of(doc: dict[str, Any]) -> Usage:
+    """The token counts a response or a chunk carries: OpenAI's `usage`, or the counts Ollama's own
+    responses give (`prompt_eval_count`, `eval_count`) where a server sends those instead."""
+    if isinstance(doc.get("usage"), dict):
+        return _usage(doc["usage"])
+    return Usage(as_int(doc.get("prompt_eval_count")), as_int(doc.get("eval_count")))
 
 
 def _usage(usage: object) -> Usage:
@@ -268,8 +276,9 @@ class StreamDecoder:
             self._called = self._called or bool(delta.get("tool_calls"))
         if as_str(choice.get("finish_reason")):
             self._reason = as_str(choice.get("finish_reason"))
-        if isinstance(doc.get("usage"), dict):
-            events.append(_usage(doc["usage"]))
+        usage = _usage_of(doc)
+        if usage != Usage():
+            events.append(usage)
         return events
 
 
