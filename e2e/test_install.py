@@ -124,8 +124,9 @@ def test_an_update_between_two_builds_fetches_the_changed_script_and_the_manifes
     page = open_app(context, site_server.url)
     settle(page, site_server, built_site)
     first = requested(site_server.lines)
-    # The first install: the app group, and not one byte of a model or of llama.cpp's runtime.
-    assert not [p for _, p, _ in first if p.startswith(("/models/e5/", "/models/smollm2/", "/vendor/wllama/"))]
+    # The first install: the app group, and not one byte of a model, of llama.cpp's runtime or of OCR.
+    assert not [p for _, p, _ in first if p.startswith(("/models/e5/", "/models/smollm2/", "/vendor/wllama/",
+                                                         "/vendor/tesseract/"))]
     assert cached_keys(page) == {f.sha256 for f in built_site.manifest if f.group == "app"}
 
     changed = [f.path for f in second_build.manifest if f not in built_site.manifest]
