@@ -10,6 +10,7 @@ net-worker and ml-worker with the project's NER model, as the page starts them),
   pasted:   api.preview(conv, text) of the same extracted text typed as the message (the baseline: the
             redaction alone, NER included).
 
+Which of the two goes first alternates from run to run (the second finds the engine's caches warm).
 Target (issue 20): attached <= 2 s. Printed: medians, the ratio attached / pasted, and how late the page's
 main thread ran a 16 ms timer meanwhile (the work is in the workers: the page must stay responsive, < 100 ms).
 
@@ -61,7 +62,7 @@ RUN_JS = """async ({ pdf, text, run }) => {
     try { return { ...(await work()), lag: worst }; } finally { clearInterval(timer); }
   };
   const bytes = Uint8Array.from(atob(pdf), (c) => c.charCodeAt(0));
-  const attached = await lagDuring(async () => {
+  const attach = () => lagDuring(async () => {
     const started = performance.now();
     const key = `bench-${run}`;
     let pages = 0;
@@ -74,11 +75,20 @@ RUN_JS = """async ({ pdf, text, run }) => {
     return { read_ms: read - started, redact_ms: done - read, total_ms: done - started, chars: view.chars,
              pages, masked };
   });
-  const pasted = await lagDuring(async () => {
+  const paste = () => lagDuring(async () => {
     const started = performance.now();
     const preview = await api.preview(conv.id, text, null, null);
     return { total_ms: performance.now() - started, masked: preview.spans.length };
   });
+  // Which goes first alternates from run to run: the second one finds the engine's caches warm.
+  let attached, pasted;
+  if (run % 2) {
+    pasted = await paste();
+    attached = await attach();
+  } else {
+    attached = await attach();
+    pasted = await paste();
+  }
   const ml = window.notices.filter((n) => n.type === "ml").map((n) => n.ner).slice(-1)[0] || "no notice";
   api.lock();
   return { attached, pasted, ml };
