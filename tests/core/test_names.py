@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scaling import assert_linear
 
+from openmasq.redact import RedactOptions, Vault, pseudonymise
 from openmasq.redact.names import detect_handles, detect_names
 
 
@@ -472,6 +473,10 @@ HANDLES = [
     ("PS C:\\Users\\n.okonkwo> npm run build", ["n.okonkwo"]),
     ("sshd[22817]: Accepted publickey for mlefebvre from 10.0.3.12 port 40022", ["mlefebvre"]),
     ("Authentication for user [kschmidt] -> [kschmidt] FAILED", ["kschmidt"]),
+    # an account named by its platform; a camel-case handle; "cest" typed without its apostrophe
+    ("my steam is d4rkmatt3r_ add me", ["d4rkmatt3r"]),
+    ("mein twitch name ist xXGamerLenaXx, meine mutter", ["xXGamerLenaXx"]),
+    ("mon identifiant cest famille.ramdani et le mail", ["famille.ramdani"]),
 ]
 
 
@@ -497,6 +502,7 @@ def test_mentions_and_labelled_user_names_are_usernames(text: str, expected: lis
         "the owner is not here",
         "cd /home/root/projects",
         "open /Users/Shared/notes.txt",
+        "I bought it on steam is that ok",
     ],
 )
 def test_addresses_code_and_ordinary_words_are_not_usernames(text: str) -> None:
@@ -524,3 +530,8 @@ HOSTILE_HANDLES = {
 @pytest.mark.parametrize("hostile", list(HOSTILE_HANDLES.values()), ids=list(HOSTILE_HANDLES))
 def test_user_names_are_scanned_with_linear_work(hostile: str) -> None:
     assert_linear(detect_handles, hostile)
+
+
+def test_a_labelled_account_of_generic_words_is_masked() -> None:
+    text = "DB_HOST=db\nDB_USER=shop_admin\n"
+    assert "shop_admin" not in pseudonymise(text, Vault.new(bytes(32), mode="fake"), RedactOptions()).text

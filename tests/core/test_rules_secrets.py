@@ -186,6 +186,7 @@ NOT_PASSWORDS = [
     "passage: 12 rue",
     "password: xxx",
     "password is required",
+    "the password is in the vault",
     "the password must have 12 characters, e.g. ABC123",
     "password reset. Code A1b2C3d4 sent",
     "https://example.com/user:name@host",

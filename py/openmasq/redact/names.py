@@ -936,13 +936,16 @@ _HANDLE_LABEL = deferred(
     r"(?i)(?<![A-Za-z0-9-])(?:log-?in|user ?name|user ?id|user|identifiant|pseudo(?:nyme)?|handle|"
     r"author|auteur|autor|autore|owner|assignee|maintainer|committer|"
     r"nom d['’]utilisateur|utilisateur|benutzer(?:name)?|nutzer(?:name)?|anmeldename|"
-    r"nombre de usuario|usuario|nome utente|utente|username|gebruikersnaam)(?![\w-])"
+    r"nombre de usuario|usuario|nome utente|utente|username|gebruikersnaam|nick(?:name)?|gamertag|"
+    # accounts named by their platform ("my steam is d4rkmatt3r_", "mein twitch name ist ...")
+    r"(?:twitch|steam|discord|reddit|telegram|instagram|insta|snapchat|snap|tiktok|xbox|psn|riot|github|gitlab)"
+    r"(?: ?(?:name|id|handle|user ?name|account|tag|pseudo))?)(?![\w-])"
 )
 # After the label: a colon or the value itself ("login z.kelidu", "username: jdoe"), or a few
 # words then "is" / "est" / "ist" / "è" ("My username on the forum is grey_owl_77").
 _HANDLE_AFTER_LABEL = deferred(
     r"[\"']?[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t](?:[^\s:=.!?;,@]{1,20}[ \t]{1,3}){0,7}?"
-    r"(?:is|was|est|c['’]est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
+    r"(?:is|was|est|c['’ ]?est|était|sera|ist|war|es|era|è|e|sono)[ \t]{1,3}[:=]?[ \t]{0,2}|[ \t]{1,2})"
     r"[\"'«“‘`]?([A-Za-z0-9][A-Za-z0-9._-]{1,39})"
 )
 # Where logs and paths name an account: a home folder ("/home/abhishek.rao/", "C:\\Users\\n.okonkwo\\"), a login
@@ -959,6 +962,7 @@ _SYSTEM_ACCOUNTS = frozenset({
     "www-data", "nobody", "postgres", "mysql", "git", "runner", "vagrant", "ec2-user", "centos", "test",
 })
 _HANDLE_SHAPE = deferred(r"[A-Za-z0-9]*[._\d-][A-Za-z0-9._-]*")
+_CAMEL_CASE = deferred(r"[a-z][A-Z]")  # "xXGamerLenaXx"
 
 
 def detect_handles(text: str) -> list[Span]:
@@ -1000,7 +1004,7 @@ def _is_handle_value(value: str) -> bool:
     """A user name's shape, or a lower-case word that spells a name ("jgarcia", "zkelidu")."""
     if len(value) < 3 or value.isdigit() or lexicon.is_stopword(value) or lexicon.is_common_word(value):
         return False
-    if _HANDLE_SHAPE.fullmatch(value):
+    if _HANDLE_SHAPE.fullmatch(value) or _CAMEL_CASE.search(value):
         return any(ch.isalpha() for ch in value)
     return value.islower() and _spells_a_name(value)
 

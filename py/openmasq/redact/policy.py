@@ -79,7 +79,7 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
     if category_of(span.kind) not in active:
         return False
     if span.kind in WORDLIKE_KINDS and lexicon.is_non_pii_term(value, category_of(span.kind)) and not (
-            _names_a_trade(span)):
+            _names_a_trade(span) or _labelled_account(span)):
         return False
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
@@ -99,6 +99,12 @@ def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
         return False
     tied = lexicon.ties_to_writer(text, span.start, span.end)
     return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
+
+
+def _labelled_account(span: Span) -> bool:
+    """A user name its label gives, in a user name's shape ("DB_USER=shop_admin", "user: app_facturation"): an
+    account's login, a credential's half, however generic its words."""
+    return span.kind == "username" and span.source == "context" and any(ch in span.value for ch in "._-")
 
 
 def _names_a_trade(span: Span) -> bool:

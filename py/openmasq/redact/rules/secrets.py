@@ -298,9 +298,16 @@ def _value_hit(text: str, m: re.Match[str], kind: str, score: float, trailing: s
     value = text[start:end].strip()
     start += len(text[start:end]) - len(text[start:end].lstrip())
     end = start + len(value)
-    if not value or _is_not_a_secret(value, kind):
+    if not value or _is_not_a_secret(value, kind) or (group == "bare" and _is_function_word(value)):
         return None
     return Hit(start, end, kind, score)
+
+
+def _is_function_word(value: str) -> bool:
+    """"the password is in the vault", "el pin es de cuatro cifras": a sentence about the secret, not its value."""
+    from .. import lexicon
+
+    return lexicon.is_stopword(value)
 
 
 def _is_not_a_secret(value: str, kind: str) -> bool:
