@@ -102,3 +102,17 @@ def test_a_region_gets_another_region_of_the_same_country_as_its_fake() -> None:
 ])
 def test_a_large_city_that_is_also_a_surname_is_the_city(text: str, town: str) -> None:
     assert town in [span.value for span in detect_places(text)]
+
+
+@pytest.mark.parametrize("text, place", [
+    ("je vis à Cluj depuis 2 ans", "Cluj"),
+    ("My cousin lives in Kothrud, near the university", "Kothrud"),
+    ("Ich wohne in Ehrenfeld, ist das teuer?", "Ehrenfeld"),
+])
+def test_a_place_no_list_knows_is_a_place_after_a_verb_of_living(text: str, place: str) -> None:
+    assert place not in _masked(text)
+
+
+def test_a_country_or_a_person_after_a_verb_of_living_is_no_place_of_that_rule() -> None:
+    assert _masked("she was born in France") == "she was born in France"
+    assert [s.value for s in detect_places("I moved to Anna's flat") if s.source == "context"] == []

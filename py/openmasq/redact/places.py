@@ -228,7 +228,8 @@ def _accepts(words: Words, i: int, count: int) -> bool:
 
 
 def detect_places(text: str) -> list[Span]:
-    """Towns and regions named in `text` (kind "location", source "lexicon"), longest first, no overlap."""
+    """Towns and regions named in `text` (kind "location", source "lexicon"), longest first, no overlap; and
+    the place a verb of living or moving names, listed or not ("je vis à Cluj", source "context")."""
     words = Words(text)
     found: list[Span] = []
     i = 0
@@ -240,7 +241,39 @@ def detect_places(text: str) -> list[Span]:
             i += count
             continue
         i += 1
-    return found
+    taken = [(span.start, span.end) for span in found]
+    for span in _residence_spans(text):
+        if not any(span.start < end and start < span.end for start, end in taken):
+            found.append(span)
+    return sorted(found, key=lambda span: span.start)
+
+
+# Where someone lives, moves or was born, then the place: "je vis à Cluj", "I live in Kothrud", "ich wohne in
+# Ehrenfeld", "vivo en Arrasate", "abito a Quarto Oggiaro", "moved to Leeds".
+_RESIDENCE = deferred(
+    r"(?i:\b(?:j['’]habite|habite|habitons|habitez|habitent|je vis|on vit|il vit|elle vit|vivons|vivent|"
+    r"d[ée]m[ée]nag(?:e|é|er|ent|eons|é\(e\)s?)|install[ée]e?s?|n[ée]e?|"
+    r"i live|we live|he lives|she lives|they live|lives|living|lived|moved|moving|relocated|based|born|grew up|"
+    r"wohne|wohnt|wohnen|lebe|lebt|leben|gezogen|umgezogen|geboren|"
+    r"vivo|vives|vive|vivimos|viven|me mud[ée]|nos mudamos|se mud[óo]|nac[íi]|naci[óo]|"
+    r"abito|abiti|abita|abitiamo|vivo|viviamo|trasferit[oaie]|nat[oaie])"
+    r"[ \t]+(?:(?:à|a|au|en|in|nach|to|at|near|en las afueras de|nei pressi di|près de|pres de|cerca de|"
+    r"vicino a|bei|outside)[ \t]+))"
+    r"(?P<place>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}(?:[- ][A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})"
+)
+
+
+def _residence_spans(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _RESIDENCE.finditer(text):
+        value = m.group("place")
+        first = value.split(" ")[0].split("-")[0]
+        if lexicon.is_country(value) or lexicon.is_common_word(first) or lexicon.is_stopword(first):
+            continue
+        if lexicon.is_first_name(first) and not lexicon.is_place(value):
+            continue  # "I live with..." is no place; "moved to Anna's" neither
+        out.append(Span(m.start("place"), m.end("place"), value, "location", "context", 0.6))
+    return out
 
 
 _SENTENCE_ENDS = ".!?\n"
