@@ -315,6 +315,7 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     click(driver, "[data-action=new-conversation]")
     from selenium.webdriver.support.select import Select
 
+    wait_for(driver, ".empty-chat")  # the new conversation is shown (its header's model is its own)
     click(driver, "[data-action=pick-model]")
     Select(wait_for(driver, "#model-provider")).select_by_value("local")
     click(driver, "[data-action=use-model]")
