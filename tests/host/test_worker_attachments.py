@@ -113,6 +113,7 @@ def test_the_preview_says_what_is_masked_in_each_staged_file_and_changes_nothing
         assert all(m["fake"] and m["fake"] != m["value"] for m in masked.values())
         assert file["name_changed"] and "Marchetti" not in file["wire_name"]
         assert len(preview["file_signature"]) == 1 and r.records.data == before and r.egress.sent == []
+        assert len(r.app.staging.detections) >= 1  # the file's detection is kept for the next preview and the send
 
     run(body)
 
@@ -200,7 +201,9 @@ def test_a_lock_forgets_the_staged_files() -> None:
     async def body(r: Rig) -> None:
         conv = await r.app.create_conversation({})
         await stage(r, "k1", "contract.pdf")
+        await r.app.preview(conv["id"], "Résume.", None, ["k1"])
         r.app.close()
+        assert len(r.app.staging.detections) == 0  # nothing read from the account stays after the lock
         await r.app.open(r.records)
         with pytest.raises(AppError) as refused:
             await r.app.preview(conv["id"], "Résume.", None, ["k1"])

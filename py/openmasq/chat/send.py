@@ -28,6 +28,7 @@ from ..redact import (
     Redaction,
     RedactionError,
     RedactOptions,
+    SpanCache,
     StreamRestorer,
     Vault,
     pseudonymise,
@@ -144,6 +145,9 @@ class SendInput:
     attachments: tuple[TurnAttachment, ...] = ()
     # The masking the preview showed in each file's text (masked_spans of its pass), as expected_spans.
     expected_attachment_spans: tuple[tuple[tuple[int, int, str], ...], ...] | None = None
+    # The shell's detections of texts already seen (redact.SpanCache): a file is redacted at every preview
+    # and again at the send; its detection is the same each time (it reads the text and the options only).
+    cache: SpanCache | None = None
 
 
 @dataclass
@@ -478,7 +482,7 @@ def _redact_turn(inp: SendInput, options: RedactOptions) -> _Prepared:
         history = replay_history(list(conv.messages), working, options)
         if files:
             redacted = redact_with_attachments(files, inp.text, working, options, text_options=text_options,
-                                               model=model)
+                                               cache=inp.cache, model=model)
         else:
             redacted = Redacted((), pseudonymise(inp.text, working, text_options))
         if not redacted.message.refaked:

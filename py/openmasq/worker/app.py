@@ -624,6 +624,7 @@ class App:
         inp.expected_spans = expected
         inp.again = again
         inp.attachments, inp.expected_attachment_spans = turn
+        inp.cache = self.staging.detections if inp.attachments else None
         await ml.prepare_send(self, inp, text)
         inp.attachments = await file_spans(self, inp)
         saved_at = [now]
@@ -757,6 +758,7 @@ class App:
             return preview_view(text, _nothing_masked(text, conv), [], [])
         inp = self._send_input(conv, text, self._provider_of(conv), self.host.now())
         inp.attachments = files
+        inp.cache = self.staging.detections if files else None
         await ml.prepare_send(self, inp, text)
         inp.attachments = await file_spans(self, inp)
         try:
