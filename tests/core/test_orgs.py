@@ -175,6 +175,10 @@ WITHOUT_LEGAL_FORM = [
     # a trade word and everyday words in Title Case name a business too
     ("J'ai rendez-vous à la Clinique du Parc jeudi.", ["Clinique du Parc"]),
     ("Mon garage, le Garage de la Gare, a fermé.", ["Garage de la Gare"]),
+    # schools, named after a famous person or a place as they often are
+    ("mon fils est au Lycée Jean Moulin en seconde", ["Lycée Jean Moulin"]),
+    ("mi hijo va al Colegio San José", ["Colegio San José"]),
+    ("Meine Tochter geht aufs Gymnasium am Stadtpark", ["Gymnasium am Stadtpark"]),
     ("Crédit Agricole et Banque Populaire fusionnent ?", ["Crédit Agricole", "Banque Populaire"]),
     # "&" between names
     ("Un devis de Korvel & Stam arrive.", ["Korvel & Stam"]),
