@@ -1,7 +1,8 @@
 """The first run and the phone's chat header in the real page (issue 18, items 1 and 9), at 1280 px and
 360 px, axe clean. A new account's chat offers OpenAI, Anthropic, an OpenAI-compatible address or the
-offline model (said to be small and slow); the provider added and tested becomes the default, the header
-then names its model and each reply the model that wrote it (the wire audit: that model, fakes only).
+offline model (said to be small and slow, downloaded there with its progress); the provider added and
+tested becomes the default, the header then names its model and each reply the model that wrote it (the
+wire audit: that model, fakes only).
 On a phone: the title and the model stay readable, "new conversation" is in the header, the list opens
 without focusing a text field (no keyboard), and every place has one name in the bar and in the rail."""
 
@@ -24,6 +25,7 @@ PHONE_360 = {"width": 360, "height": 780}
 SIZES = {"laptop": LAPTOP, "phone": PHONE_360}
 NAME = "Marie Dupont"
 PLACES = ["chat", "memory", "providers", "settings", "about"]
+DOWNLOAD_TIMEOUT_MS = 300_000  # the offline model's 104 MB from the loopback server into Cache Storage
 
 
 @pytest.fixture
@@ -136,11 +138,19 @@ def test_the_offline_model_or_a_later_choice_ends_the_first_run_and_the_offline_
     create_account(page)
     page.locator("[data-testid=onboarding]").wait_for()
     page.click(f"[data-onboard={pick}]")
-    page.locator("[data-testid=onboarding]").wait_for(state="detached")
+    if pick == "offline":
+        # The model is downloaded there, its progress shown, before the first run ends.
+        page.locator("[data-testid=onboard-download] progress").wait_for()
+        assert serious_violations(page, site_server.url) == []
+        shoot(page, f"onboarding-downloading-{size}", full_page=False)
+    page.locator("[data-testid=onboarding]").wait_for(state="detached", timeout=DOWNLOAD_TIMEOUT_MS)
     header = page.locator("[data-testid=answering-model]")
     assert "SmolLM2" in header.inner_text()
     if pick == "offline":
         page.locator(".toast", has_text="hors ligne").wait_for()
+        page.click("[data-route=settings]")
+        page.locator("[data-model=smollm2][data-state=ready]").wait_for()
+        page.click("[data-route=chat]")
     assert serious_violations(page, site_server.url) == []
     shoot(page, f"onboarding-{pick}-{size}", full_page=False)
     # The choice is kept with the account: a reload and unlock do not ask again.

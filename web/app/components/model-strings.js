@@ -14,7 +14,8 @@ export const fr = {
   "onboard.offline": "Le modèle hors ligne de cet appareil",
   "onboard.offlineHelp": "SmolLM2, 135 millions de paramètres : petit, lent (une minute pour une première réponse sur un téléphone) et souvent à côté. Pour dépanner quand rien d’autre n’est joignable. Il se télécharge une fois sur cet appareil",
   "onboard.later": "Choisir plus tard",
-  "onboard.laterHint": "En attendant, le modèle hors ligne répond.",
+  "onboard.downloading": (v) => `Téléchargement du modèle hors ligne\u00a0: ${v.loaded} sur ${v.total}`,
+  "onboard.laterHint": "Vous pourrez ajouter un fournisseur dans Modèles, ou télécharger le modèle hors ligne dans Réglages.",
   "onboard.connected": "« {label} » répond désormais à vos nouvelles conversations.",
   "onboard.offlineChosen": "Le modèle hors ligne répond à vos conversations. Vous pourrez ajouter un fournisseur dans Modèles.",
 
@@ -54,7 +55,8 @@ export const en = {
   "onboard.offline": "The offline model on this device",
   "onboard.offlineHelp": "SmolLM2, 135 million parameters: small, slow (a minute for a first answer on a phone) and often off the mark. A fallback for when nothing else is reachable. It is downloaded once to this device",
   "onboard.later": "Decide later",
-  "onboard.laterHint": "Meanwhile, the offline model answers.",
+  "onboard.downloading": (v) => `Downloading the offline model: ${v.loaded} of ${v.total}`,
+  "onboard.laterHint": "You can add a provider under Providers, or download the offline model in Settings.",
   "onboard.connected": "“{label}” now answers your new conversations.",
   "onboard.offlineChosen": "The offline model answers your conversations. You can add a provider under Providers.",
 

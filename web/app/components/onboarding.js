@@ -5,7 +5,7 @@ import { html, useEffect, useState } from "../lib.js";
 import { t, formatBytes } from "../i18n.js";
 import { useApp } from "../app.js";
 import { Icon } from "./icons.js";
-import { downloadModel, modelStates } from "../downloads.js";
+import { downloadModel, modelStates, onModelsChange } from "../downloads.js";
 import { ProviderForm } from "../screens/providers.js";
 
 const LOCAL_GROUP = "smollm2";
@@ -19,15 +19,28 @@ export function Onboarding() {
   const { updateSettings, toast } = useApp();
   const [form, setForm] = useState(null); // null | {kind, preset}
   const [offlineSize, setOfflineSize] = useState(null);
+  const [download, setDownload] = useState(null); // null | {loaded, total} | {error}
   useEffect(() => {
     modelStates().then((states) => setOfflineSize(states[LOCAL_GROUP]?.bytes ?? null), () => {});
+    return onModelsChange((group, progress) => {
+      if (group === LOCAL_GROUP && progress) setDownload((d) => (d && !d.error ? { ...progress } : d));
+    });
   }, []);
 
+  // The offline model is downloaded here, with its progress, before the first run ends: a message sent
+  // to it before that would only be told to download it.
   const offline = async () => {
+    if (download && !download.error) return;
+    setDownload({ loaded: 0, total: offlineSize || 0 });
+    try {
+      const states = await modelStates().catch(() => ({}));
+      if (states[LOCAL_GROUP] && states[LOCAL_GROUP].state !== "ready") await downloadModel(LOCAL_GROUP);
+    } catch (err) {
+      setDownload({ error: err?.kind || "network" });
+      return;
+    }
     await updateSettings({ onboarded: true, default_provider: "local" });
     toast(t("onboard.offlineChosen"));
-    const states = await modelStates().catch(() => ({}));
-    if (states[LOCAL_GROUP] && states[LOCAL_GROUP].state !== "ready") downloadModel(LOCAL_GROUP).catch(() => {});
   };
   const later = () => updateSettings({ onboarded: true });
 
@@ -53,6 +66,13 @@ export function Onboarding() {
       ${choice("offline", "shield", t("onboard.offline"),
         `${t("onboard.offlineHelp")}${offlineSize ? ` (${formatBytes(offlineSize)})` : ""}.`, offline)}
     </ul>
+    ${download && !download.error ? html`<div class="onboard-download" data-testid="onboard-download">
+        <progress max=${download.total || 1} value=${download.loaded || 0} aria-labelledby="onboard-download-label"></progress>
+        <p class="small muted" id="onboard-download-label" role="status">${t("onboard.downloading", {
+          loaded: formatBytes(download.loaded || 0), total: formatBytes(download.total || offlineSize || 0) })}</p>
+      </div>` : null}
+    ${download?.error ? html`<p class="small field-error" role="alert">${t(`models.error.${download.error}`) === `models.error.${download.error}`
+      ? t("models.error.network") : t(`models.error.${download.error}`)}</p>` : null}
     <p class="small muted"><button type="button" class="link-button" onClick=${later} data-onboard="later">
       ${t("onboard.later")}</button> ${t("onboard.laterHint")}</p>
     ${form ? html`<${ProviderForm} initialKind=${form.kind} onClose=${() => setForm(null)} />` : null}
