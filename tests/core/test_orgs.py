@@ -187,6 +187,9 @@ WITHOUT_LEGAL_FORM = [
     # an invented word after a weak cue, and its other mentions
     ("La démo pour Zentavio est jeudi. Zentavio a confirmé.", ["Zentavio", "Zentavio"]),
     ("The team at Quorvix loved it.", ["Quorvix"]),
+    # an invented-looking name, then what a client or a supplier does
+    ("Kelvara a signé le devis ce matin.", ["Kelvara"]),
+    ("Nordwerk hat bestellt, Liefertermin Freitag", ["Nordwerk"]),
     ("On the Tarnwell account, nothing new.", ["Tarnwell"]),
     ("J'envoie le planning à l'équipe de Zentavio.", ["Zentavio"]),
     # more legal forms

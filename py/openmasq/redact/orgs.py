@@ -801,6 +801,33 @@ def _weak_cue_spans(words: _OrgWords) -> list[_Found]:
     return out
 
 
+# What a client or a supplier does, right after its name: "Kelvara a signé le devis", "Quantix signed", "Nordwerk
+# hat bestellt", "Vexora ha firmato": an invented-looking name before them is an organisation (or a person whose
+# name no list knows: masked all the same).
+_BUSINESS_VERBS = deferred(
+    r"(?i:[ \t]+(?:a[ \t]+(?:sign[ée]|valid[ée]|command[ée]|pay[ée]|refus[ée]|accept[ée]|relanc[ée]|r[ée]pondu|"
+    r"envoy[ée]|demand[ée]|rachet[ée]|recrut[ée])|attend[ \t]+(?:notre|le|la|les|votre)|nous[ \t]+doit|"
+    r"(?:has[ \t]+)?(?:signed|approved|ordered|paid|rejected|accepted|replied|sent[ \t]+(?:us|the)|"
+    r"wants[ \t]+(?:a|the|us)|owes[ \t]+us|is[ \t]+waiting[ \t]+for)|"
+    r"hat[ \t]+(?:unterschrieben|bestellt|bezahlt|abgelehnt|angenommen|geantwortet|zugesagt)|"
+    r"ha[ \t]+(?:firmado|pedido|pagado|aceptado|rechazado|respondido|firmato|ordinato|pagato|accettato|"
+    r"rifiutato|risposto))(?![\w]))"
+)
+
+
+def _business_verb_spans(words: _OrgWords) -> list[_Found]:
+    """One or two invented-looking capitalised words right before what a client or a supplier does."""
+    out: list[_Found] = []
+    for last, word in enumerate(words.texts):
+        if not _looks_invented(word) or not _BUSINESS_VERBS.match(words.text, words.ends[last]):
+            continue
+        first = last
+        if first > 0 and words.joined(first - 1) and _looks_invented(words.texts[first - 1]):
+            first -= 1
+        out.append(_Found(words.starts[first], words.ends[last], "context", 0.7, echoes=True))
+    return out
+
+
 def _follows_weak_cue(words: _OrgWords, k: int) -> bool:
     return _follows(words, k, _WEAK_CUES, _WEAK_CUE_ENDS, _LONGEST_WEAK_CUE)
 
@@ -866,6 +893,7 @@ def detect_orgs(text: str) -> list[Span]:
     words = _OrgWords(view.text)
     found = _legal_form_spans(words)
     found += _cue_spans(words) + _descriptor_spans(words) + _ampersand_spans(words) + _weak_cue_spans(words)
+    found += _business_verb_spans(words)
     found += _lowercase_trade_spans(words)
     found += _echo_spans(view.text, found) + _domain_name_spans(view.text)
     found = [_with_listed_partners(view.text, f) for f in found]
