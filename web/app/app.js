@@ -15,6 +15,7 @@ import { AboutScreen } from "./screens/about.js";
 import { MemoryScreen } from "./screens/memory.js";
 import { MemoryIcon, MemoryNavExtra, useMemoryNav } from "./components/memory-nav.js";
 import { MemoryGestures } from "./components/memory-gestures.js";
+import { KeyboardLayer } from "./components/keyboard.js";
 import { forgetModelLists } from "./components/model-picker.js";
 
 export const AppContext = createContext(null);
@@ -43,7 +44,7 @@ function initialTheme() {
 // Each place has one name, the same in the side rail and the phone's bottom bar (issue 18: the bar said
 // "Messages" and "Modèles" where the rail said "Discussions" and "Fournisseurs"), short enough for a sixth
 // of a 320 px screen. `bar` (a shorter label for the bar only) stays possible, for no place today.
-const ROUTES = [
+export const ROUTES = [
   { id: "chat", icon: "chat", label: "nav.chat" },
   { id: "memory", icon: "memory", label: "nav.memory" },
   { id: "providers", icon: "plug", label: "nav.providers" },
@@ -230,6 +231,7 @@ function Shell({ route, setRoute, account, lock }) {
       <${screen} />
     </main>
     <${MemoryGestures} api=${api} toast=${toast} navigate=${setRoute} />
+    <${KeyboardLayer} route=${route} navigate=${setRoute} routes=${ROUTES} />
   </div>`;
 }
 

@@ -8,6 +8,8 @@ import * as richStrings from "./components/rich-strings.js";
 import * as imageStrings from "./components/image-strings.js";
 import * as modelStrings from "./components/model-strings.js";
 import * as attachStrings from "./components/attach-strings.js";
+import * as instructionStrings from "./components/instructions-strings.js";
+import * as keyboardStrings from "./components/keyboard-strings.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -572,6 +574,10 @@ Object.assign(fr, modelStrings.fr); // the first run, the header's model and its
 Object.assign(en, modelStrings.en);
 Object.assign(fr, attachStrings.fr); // attached files (components/attach-strings.js)
 Object.assign(en, attachStrings.en);
+Object.assign(fr, instructionStrings.fr); // system prompts, personas, tokens and cost (components/instructions-strings.js)
+Object.assign(en, instructionStrings.en);
+Object.assign(fr, keyboardStrings.fr); // shortcuts and the command palette (components/keyboard-strings.js)
+Object.assign(en, keyboardStrings.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

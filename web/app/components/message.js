@@ -117,7 +117,7 @@ function WireView({ message }) {
   </div>`;
 }
 
-async function copyText(text) {
+export async function copyText(text) {
   if (navigator.clipboard?.writeText) {
     try { await navigator.clipboard.writeText(text); return true; } catch { /* fall through */ }
   }
@@ -209,7 +209,7 @@ function EditBox({ message, onSend, onCancel }) {
 }
 
 export function Message({ message, streaming, onRetry, memoryOff, error, api, convId, onEdit, onRegenerate, onSwitch,
-  busy: turnBusy }) {
+  busy: turnBusy, footer = null }) {
   const [showWire, setShowWire] = useState(false);
   const [editing, setEditing] = useState(false);
   const article = useRef(null);
@@ -251,6 +251,7 @@ export function Message({ message, streaming, onRetry, memoryOff, error, api, co
     ${stopped ? html`<p class="badge stopped" data-testid="stopped">${t("chat.stopped")}</p>`
       : message.interrupted ? html`<p class="badge warn">${t("chat.interrupted")}</p>` : null}
     ${!user ? html`<${Caption} caption=${message.caption} memoryOff=${memoryOff} />` : null}
+    ${streaming ? null : footer}
     ${failure ? html`<${ErrorNote} error=${failure} onRetry=${regenerate || onRetry} />` : null}
     ${streaming || editing ? null : html`<div class="message-actions">
       <${VersionSwitch} version=${message.version} disabled=${turnBusy} onSwitch=${(delta) => onSwitch?.(message, delta)} />

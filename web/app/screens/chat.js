@@ -6,12 +6,14 @@ import { useApp } from "../app.js";
 import { Icon } from "../components/icons.js";
 import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui.js";
 import { ConversationList } from "../components/convlist.js";
-import { Message, ErrorNote, RequestView, familyOf, kindLabel } from "../components/message.js";
+import { Message, ErrorNote, RequestView, copyText, familyOf, kindLabel } from "../components/message.js";
 import { bus, chatState, emit, markStreaming } from "../store.js";
 import { AttachButton, AttachmentChips, LimitsNote, giveBack, limitsText, pastedFiles, useAttachments,
   useDropTarget } from "../components/attachments.js";
 import { ModelButton, ModelDialog } from "../components/model-picker.js";
 import { Onboarding, needsOnboarding } from "../components/onboarding.js";
+import { ConversationUsage, InstructionsFields, ReplyUsage, personasApi, useUsage } from "../components/instructions.js";
+import { useChatCommands } from "../components/keyboard.js";
 
 const SEARCH_DEBOUNCE_MS = 200;
 // The composer's preview waits for a pause in typing: each one runs the whole masking in py-worker.
@@ -299,6 +301,41 @@ export function ChatScreen() {
   const live = currentId ? chatState.live.get(currentId) : null;
   const phone = typeof matchMedia === "function" && matchMedia(PHONE_QUERY).matches;
 
+  // The keyboard layer's commands (components/keyboard.js: shortcuts and the command palette, issue 18).
+  const focusComposer = () => requestAnimationFrame(() => document.getElementById("composer-input")?.focus());
+  const lastReply = () => [...(convRef.current?.message_list || [])].reverse().find((m) => m.role === "assistant");
+  const replying = () => Boolean(chatState.currentId && chatState.live.get(chatState.currentId)?.streaming);
+  useChatCommands({
+    new: async (command) => {
+      const view = await create(true);
+      if (command.persona && view) {
+        const next = await personasApi(api, "setInstructions", [view.id, { persona: command.persona }]);
+        if (chatState.currentId === view.id) setConv(next);
+      }
+      focusComposer();
+    },
+    search: () => {
+      if (phone) setDrawer(true);
+      requestAnimationFrame(() => searchRef.current?.focus());
+    },
+    focus: focusComposer,
+    stop,
+    regenerate: () => {
+      const reply = lastReply();
+      if (!reply || replying()) toast(t("keys.nothingToRegenerate"));
+      else regenerate(reply);
+    },
+    copy: async () => {
+      const reply = [...(convRef.current?.message_list || [])].reverse()
+        .find((m) => m.role === "assistant" && (m.text || "").trim());
+      if (!reply) { toast(t("keys.nothingToCopy")); return; }
+      toast((await copyText(reply.text)) ? t("keys.copied") : t("chat.copyFailed"));
+    },
+    "conversation-settings": () => { if (convRef.current) setShowSettings(true); },
+    "wire-log": () => { if (convRef.current) setShowWireLog(true); },
+    open: (command) => open(command.conversation),
+  });
+
   return html`<div class=${`chat ${drawer ? "drawer-open" : ""}`}>
     <aside class="chat-side" aria-label=${t("chat.conversations")} inert=${phone && !drawer ? true : undefined}>
       <${ConversationList} items=${inSpace(items, space)} spaces=${spacesOf(items, space)} space=${space}
@@ -375,6 +412,10 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
   const all = [...messages.map((m) => (m.id === inFlight ? { ...m, pendingRequest: live.request } : m)), ...extra];
   const last = messages[messages.length - 1];
   const [tail, earlier, showEarlier] = useTail(ref, all, conv?.id);
+  // Tokens and cost (issue 18): asked again when the saved conversation changes.
+  const usage = useUsage(api, conv?.id, conv ? `${conv.updated}:${messages.length}:${messages.map((m) => m.id).join(",")}` : "");
+  const usageOf = (m) => (usage?.replies?.[m.id]
+    ? html`<${ReplyUsage} usage=${usage.replies[m.id]} currency=${usage.currency} />` : null);
 
   // The view follows the conversation unless the user scrolled up to read; a message they send
   // brings it back. Only a scroll the user made can stop it: the list's height also changes
@@ -419,8 +460,10 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     ${tail.map((m) => html`<${Message} key=${m.id} message=${m} streaming=${Boolean(m.streaming)} api=${api} convId=${conv?.id}
         onRetry=${retryFor(m)} memoryOff=${conv?.memory_off} error=${m === last && lastCarries ? liveError : null}
         onEdit=${m.id.startsWith("pending") ? null : onEdit} onSwitch=${onSwitch} busy=${turnBusy}
-        onRegenerate=${m.id.startsWith("pending") || !messages.includes(m) ? null : onRegenerate} />`)}
+        onRegenerate=${m.id.startsWith("pending") || !messages.includes(m) ? null : onRegenerate}
+        footer=${m.role === "assistant" ? usageOf(m) : null} />`)}
     ${liveError && !lastCarries ? html`<${ErrorNote} error=${liveError} onRetry=${onRetry} />` : null}
+    ${live?.streaming ? null : html`<${ConversationUsage} usage=${usage} />`}
   </div>`;
 }
 
@@ -597,6 +640,7 @@ function ConversationSettings({ conv, onClose, onSaved }) {
   const [alwaysMask, setAlwaysMask] = useState((conv.always_mask || []).join("\n"));
   const [keep, setKeep] = useState((conv.keep || []).join("\n"));
   const [space, setSpace] = useState(conv.space || "");
+  const [instructions, setInstructions] = useState({ persona: conv.persona || null, system_prompt: conv.system_prompt || "" });
   const [error, setError] = useState("");
   const [run, busy] = useBusy();
   const save = (e) => {
@@ -605,8 +649,13 @@ function ConversationSettings({ conv, onClose, onSaved }) {
       const patch = { memory_off: memoryOff, always_mask: splitLines(alwaysMask), keep: splitLines(keep),
         space: space.trim() || null };
       if (!conv.pinned && mode !== conv.mode) patch.mode = mode;
+      const changed = {};
+      if ((instructions.persona || null) !== (conv.persona || null)) changed.persona = instructions.persona;
+      if (instructions.system_prompt !== (conv.system_prompt || "")) changed.system_prompt = instructions.system_prompt;
       try {
-        onSaved(await api.updateConversation(conv.id, patch));
+        let view = await api.updateConversation(conv.id, patch);
+        if (Object.keys(changed).length) view = await personasApi(api, "setInstructions", [conv.id, changed]);
+        onSaved(view);
         toast(t("convsettings.saved"));
         onClose();
       } catch (err) {
@@ -625,6 +674,7 @@ function ConversationSettings({ conv, onClose, onSaved }) {
         </div>`)}
         ${conv.pinned ? html`<p class="help">${t("convsettings.modePinned")}</p>` : null}
       </fieldset>
+      <${InstructionsFields} convId=${conv.id} value=${instructions} onChange=${setInstructions} />
       <div class="check">
         <input type="checkbox" id="memory-off" checked=${memoryOff} onChange=${(e) => setMemoryOff(e.currentTarget.checked)}
           aria-describedby="memory-off-help" />

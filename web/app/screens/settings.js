@@ -6,6 +6,8 @@ import { errorMessage } from "../components/ui.js";
 import { MemorySettingsPanel } from "../components/memory-settings.js";
 import { OfflineSettingsPanel } from "../components/offline-settings.js";
 import { BackupSettingsPanel } from "../components/backup-settings.js";
+import { PersonasPanel, PricesPanel } from "../components/instructions.js";
+import { KeyboardPanel } from "../components/keyboard.js";
 
 const AUTOLOCK_CHOICES = [0, 1, 5, 15, 30, 60, 240];
 const THEMES = ["auto", "light", "dark"];
@@ -60,6 +62,10 @@ export function SettingsScreen() {
         help=${t("settings.modeHelp")} />
     </section>
 
+    <${PersonasPanel} />
+
+    <${PricesPanel} />
+
     <${MemorySettingsPanel} />
 
     <${BackupSettingsPanel} />
@@ -78,6 +84,8 @@ export function SettingsScreen() {
         <p class="help" id="set-autolock-help">${t("settings.autolockHelp")}</p>
       </div>
     </section>
+
+    <${KeyboardPanel} />
 
     <section class="panel" aria-labelledby="set-account">
       <h2 id="set-account">${t("settings.account")}</h2>
