@@ -369,6 +369,20 @@ AT_BOTTOM = """() => { const el = document.querySelector('[data-testid=messages]
                         return el.scrollHeight - el.scrollTop - el.clientHeight < 80; }"""
 
 
+# Resolves once the saved reply has replaced the streamed one and the view has not moved for three frames
+# (the swap's render and any scroll it causes are done).
+SETTLED = """() => new Promise((resolve) => {
+  const el = document.querySelector('[data-testid=messages]');
+  let last = el.scrollTop, still = 0;
+  const tick = () => {
+    if (el.scrollTop === last && !document.querySelector('[data-message-id=pending-reply]')) still += 1;
+    else { still = 0; last = el.scrollTop; }
+    if (still >= 3) resolve(); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
 def distance_to_bottom(page: Any) -> float:
     return float(page.evaluate("""() => { const el = document.querySelector('[data-testid=messages]');
                                          return el.scrollHeight - el.scrollTop - el.clientHeight; }"""))
@@ -383,14 +397,14 @@ def test_the_view_follows_the_conversation_until_the_user_scrolls_up_and_a_messa
         send(page, f"Message {turn}. {long}")
         page.wait_for_function(f"() => document.querySelectorAll({REPLIED!r}).length === {turn}")
         page.wait_for_function(AT_BOTTOM)
-        page.wait_for_timeout(400)  # the saved reply replaces the streamed one: the view must stay down
+        page.evaluate(SETTLED)  # the saved reply replaces the streamed one: the view must stay down
         assert distance_to_bottom(page) < 80, f"turn {turn}: the newest messages are below the fold"
     assert page.evaluate("document.querySelector('[data-testid=messages]').scrollHeight") > 2 * 720
 
     page.hover("[data-testid=messages]")
     page.mouse.wheel(0, -1500)
     page.wait_for_function(f"() => !({AT_BOTTOM})()")
-    page.wait_for_timeout(400)
+    page.evaluate(SETTLED)
     assert distance_to_bottom(page) > 80  # the user reads higher up: the view stays there
 
     send(page, "Message 6.")
