@@ -29,7 +29,9 @@ REAL = ["Héloïse Marchetti", "Marchetti", "heloise.marchetti@marchetti-conseil
 
 
 def image(*, masked: bytes | None, text: str = OCR_TEXT, name: str = "scan.png") -> TurnAttachment:
-    return TurnAttachment(name, Extracted(text, "image"), 120_000, kind="image", image=masked)
+    """An image as the review stages it: its boxes cover every value the engine masks in its text."""
+    covered = (*REAL, "Atelier Verrand SARL", "Marchetti Conseil") if masked is not None else ()
+    return TurnAttachment(name, Extracted(text, "image"), 120_000, kind="image", image=masked, covered=covered)
 
 
 def user_turns(body: str) -> list[dict[str, Any]]:
@@ -115,3 +117,17 @@ def test_both_codecs_put_the_images_before_the_text_of_the_turn() -> None:
                                                  "image_url": {"url": "data:image/png;base64,iVBORy1ieXRlcw=="}}
     with pytest.raises(ValueError):
         Message("assistant", "x", images=(WireImage("image/png", b"x"),))
+
+
+def test_a_masked_image_whose_text_the_send_masks_otherwise_than_reviewed_is_not_sent() -> None:
+    """The review covered the person only; by the send the e-mail is masked too (say, a setting changed): the
+    boxes the user saw do not cover it, so the image does not go as it is."""
+    reviewed = TurnAttachment("scan.png", Extracted(OCR_TEXT, "image"), 120_000, kind="image", image=MASKED,
+                              covered=("Héloïse Marchetti",))
+    ws = Workspace(ScriptedModel("Bien reçu."))
+    chat = ws.conversation()
+    turn = ws.send(chat, "Lis.", attachments=[reviewed])
+    assert turn.outcome.status == "blocked" and ws.wire == []
+    whole = TurnAttachment("scan.png", Extracted(OCR_TEXT, "image"), 120_000, kind="image", image=MASKED,
+                           covered=(REAL[0], *REAL[2:4], "Atelier Verrand SARL", "Atelier Verrand"))
+    assert ws.send(chat, "Lis.", attachments=[whole]).outcome.status == "done"

@@ -28,6 +28,11 @@ class ImageNeedsOcr(ValueError):
     """An image reached the send flow with neither form the user chose (a masked image or its OCR'd text)."""
 
 
+class ImageMaskChanged(ValueError):
+    """The send masks a value in an image's text that its boxes, as the user reviewed them, do not cover (the
+    memory or the settings changed since): the image is not sent as it is; the user reviews it again."""
+
+
 # The text part that goes with a masked image: its name (as sent) and what the model should know of it.
 IMAGE_NOTE = "(an image, sent above; the personal data on it is covered by black boxes)"
 IMAGE_MEDIA_TYPE = "image/png"  # the page re-encodes every masked image as PNG (no EXIF or metadata kept)
@@ -45,12 +50,17 @@ class TurnAttachment:
     spans: tuple[Span, ...] = ()
     warnings: tuple[str, ...] = ()
     image: bytes | None = None  # kind "image": the masked PNG the user chose to send (None: its OCR'd text only)
+    covered: tuple[str, ...] = ()  # kind "image": the values its boxes cover, as the user reviewed it
 
 
 def wire_part(attachment: TurnAttachment, redacted: RedactedAttachment) -> str:
     """The text part the model receives for a file: "[Attachment: <name as sent>]" then its redacted
     text; for a masked image, its name and IMAGE_NOTE (its OCR'd text stays on the device)."""
     if attachment.kind == "image" and attachment.image is not None:
+        reviewed = {value.casefold() for value in attachment.covered}
+        missed = [rep.kind for rep in redacted.text.replacements if rep.value.casefold() not in reviewed]
+        if missed:
+            raise ImageMaskChanged(f"the image's text now has {len(missed)} value(s) its boxes do not cover")
         return attachment_part(redacted.name, IMAGE_NOTE)
     if attachment.kind == "image" and not attachment.extracted.text.strip():
         raise ImageNeedsOcr("an image without text can only be sent as the image itself")

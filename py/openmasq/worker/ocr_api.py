@@ -85,9 +85,12 @@ class OcrApi:
         return {**view, "has_text": read.has_text, "ocr_text": read.text, "width": read.width,
                 "height": read.height}
 
-    async def stage_image(self, key: str, name: str, size: int, ocr_text: str, png: str | None) -> dict[str, Any]:
+    async def stage_image(self, key: str, name: str, size: int, ocr_text: str, png: str | None,
+                          covered: list[str] | None = None) -> dict[str, Any]:
         """Stages an image the user reviewed, as they chose it: `png` (base64) the masked image they saw, or None
-        to send its OCR'd text alone; the staged view, as a document's (attach_api.py keeps it until the send)."""
+        to send its OCR'd text alone; `covered`, the values its boxes cover (a send that would mask another value
+        in its text refuses it: chat/attachments.py). The staged view, as a document's (attach_api.py keeps it
+        until the send)."""
         from .app import AppError
         from .attach_api import AttachApi, Staged
 
@@ -95,7 +98,8 @@ class OcrApi:
             return AppError("AttachmentRefused", json.dumps({"reason": reason, "message": message}))
 
         if not (isinstance(key, str) and key and isinstance(name, str) and isinstance(size, int)
-                and isinstance(ocr_text, str) and (png is None or isinstance(png, str))):
+                and isinstance(ocr_text, str) and (png is None or isinstance(png, str))
+                and (covered is None or (isinstance(covered, list) and all(isinstance(v, str) for v in covered)))):
             raise refused("corrupt", "expected an image's key, name, size, text and masked PNG")
         image = None
         if png is not None:
@@ -109,7 +113,7 @@ class OcrApi:
         elif not ocr_text.strip():
             raise refused("empty", "No text was read on this image: it can only go as the image itself.")
         extracted = Extracted(ocr_text, "image", (Part("Image", ocr_text),) if ocr_text.strip() else ())
-        return AttachApi(self.app).stage(Staged(key, name, size, extracted, "image", image))
+        return AttachApi(self.app).stage(Staged(key, name, size, extracted, "image", image, tuple(covered or ())))
 
     async def scan_pages(self, pdf: str) -> dict[str, Any]:
         """A scanned PDF's page images for the page to read with OCR (attach/scans.py): {pages, unread, images:

@@ -49,7 +49,7 @@ export async function stageReviewedImage(api, file, key, onProgress, conversatio
     throw refused(result?.error ? "image_unreadable" : "image_declined", result?.error?.message || "not attached");
   }
   return api.image("stageImage", [key, file.name || "image.png", file.size, result.ocrText,
-    result.png ? base64Of(result.png) : null]);
+    result.png ? base64Of(result.png) : null, result.masked.map((m) => m.value)]);
 }
 
 /** The values masked on an image, each once, with how many times it is covered. */
