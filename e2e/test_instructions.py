@@ -163,12 +163,15 @@ def test_each_reply_shows_its_tokens_the_conversation_its_total_and_a_cost_once_
     reply = wait_for_reply(page)
     line = reply.locator("[data-testid=reply-usage]")
     line.wait_for()
-    assert (line.get_attribute("data-input"), line.get_attribute("data-output")) == (str(tokens["in"]), str(tokens["out"]))
-    assert digits(line.inner_text()).startswith(str(tokens["in"])) and reply.locator("[data-testid=reply-cost]").count() == 0
+    assert line.get_attribute("data-input") == str(tokens["in"])
+    assert line.get_attribute("data-output") == str(tokens["out"])
+    assert digits(line.inner_text()).startswith(str(tokens["in"]))
+    assert reply.locator("[data-testid=reply-cost]").count() == 0
     send(page, "Encore")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=reply-usage]').length === 2")
     total = page.locator("[data-testid=conversation-usage]")
-    page.wait_for_function(f"() => document.querySelector('[data-testid=conversation-usage]')?.dataset.input === '{2 * tokens['in']}'")
+    page.wait_for_function("() => document.querySelector('[data-testid=conversation-usage]')?.dataset.input"
+                           f" === '{2 * tokens['in']}'")
     assert total.get_attribute("data-output") == str(2 * tokens["out"])
 
     # Prices in Settings: the reply's model (the provider's first listed) at 3 and 15 per million, in euros.

@@ -168,7 +168,7 @@ function CommandPalette({ route, navigate, routes, onClose, onShortcuts }) {
   return html`<${Dialog} title=${t("palette.title")} onClose=${onClose} className="palette">
     <div class="palette-body" data-testid="palette">
       <label for="palette-input" class="visually-hidden">${t("palette.input")}</label>
-      <input id="palette-input" ref=${inputRef} type="text" autocomplete="off" role="combobox" aria-expanded="true"
+      <input id="palette-input" ref=${inputRef} type="text" autocomplete="off" autofocus role="combobox" aria-expanded="true"
         aria-controls=${listId} aria-autocomplete="list" aria-describedby="palette-hint"
         aria-activedescendant=${items.length ? `${listId}-${current}` : undefined} placeholder=${t("palette.input")}
         value=${query} onInput=${(e) => { setQuery(e.currentTarget.value); setActive(0); }} onKeyDown=${onKeyDown} />
