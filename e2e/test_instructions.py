@@ -22,6 +22,7 @@ from test_chat import EMPTY_CURRENT, LAPTOP, create_account, open_app, send, wai
 from test_memory import serious_violations
 from test_models import connect
 
+from openmasq.testing.model_lists import anthropic_models
 from openmasq.testing.upstream import (
     SSE_HEADERS,
     Received,
@@ -198,3 +199,50 @@ def test_each_reply_shows_its_tokens_the_conversation_its_total_and_a_cost_once_
     assert serious_violations(page, site_server.url) == []
     shoot(page, f"usage-{size}", full_page=False)
     assert page.ui_errors == []
+
+
+def anthropic_counted(tokens: dict[str, int], key: str) -> Any:
+    """Anthropic's list behind its key, and a streamed message whose counts are drawn per test: input and a
+    first output count in message_start, the output count grown in message_delta (as Anthropic streams)."""
+    listing = anthropic_models([("claude-counted", "Claude counted")], key)
+
+    def script(received: Received) -> Reply:
+        if received.method != "POST" or not received.path.endswith("/messages"):
+            return listing(received)
+        text = "Reçu : " + last_user_text(received)
+        start = {"type": "message_start", "message": {"id": "msg", "type": "message", "role": "assistant",
+                 "content": [], "usage": {"input_tokens": tokens["in"], "output_tokens": 1}}}
+        chunks = [sse(start, "message_start"),
+                  sse({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                      "content_block_start"),
+                  *(sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}},
+                        "content_block_delta") for p in (text[:5], text[5:])),
+                  sse({"type": "content_block_stop", "index": 0}, "content_block_stop"),
+                  sse({"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+                       "usage": {"output_tokens": tokens["out"]}}, "message_delta"),
+                  sse({"type": "message_stop"}, "message_stop")]
+        return Reply(chunks=chunks, headers=SSE_HEADERS)
+    return script
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_an_anthropic_reply_counts_its_input_from_message_start_and_its_output_once(
+    context: Any, site_server: Any, shoot: Any, size: str
+) -> None:
+    tokens = {"in": 500 + secrets.randbelow(50_000), "out": 2 + secrets.randbelow(2_000)}
+    key = "sk-ant-" + secrets.token_hex(8)
+    with ScriptedUpstream(anthropic_counted(tokens, key), cors=True) as upstream:
+        page = open_app(context, site_server.url, SIZES[size])
+        create_account(page)
+        wait_for_service_worker(page)
+        connect(page, "anthropic", upstream.base_url, "Anthropic", key)
+        page.click("[data-route=chat]")
+        new_conversation(page, size)
+        send(page, "Bonjour")
+        line = wait_for_reply(page).locator("[data-testid=reply-usage]")
+        line.wait_for()
+        assert line.get_attribute("data-input") == str(tokens["in"])
+        assert line.get_attribute("data-output") == str(tokens["out"])  # not 1 + out
+        assert serious_violations(page, site_server.url) == []
+        shoot(page, f"usage-anthropic-{size}", full_page=False)
+        assert page.ui_errors == []

@@ -206,8 +206,8 @@ export function ReplyUsage({ usage, currency }) {
   if (!usage) return null;
   const vars = { input: number(usage.input), output: number(usage.output) };
   return html`<p class="reply-usage small muted" data-testid="reply-usage" data-input=${usage.input}
-      data-output=${usage.output} aria-label=${t("usage.replyLabel", vars)}>
-    <span aria-hidden="true">${t("usage.reply", vars)}${usage.cache_read ? ` (${t("usage.cached", { n: number(usage.cache_read) })})` : ""}</span>
+      data-output=${usage.output} title=${t("usage.replyLabel", vars)}>
+    <span>${t("usage.reply", vars)}${usage.cache_read ? ` (${t("usage.cached", { n: number(usage.cache_read) })})` : ""}</span>
     ${usage.cost != null ? html`<span class="reply-cost" data-testid="reply-cost"> · ${t("usage.cost", { cost: money(usage.cost, currency) })}</span>` : null}
   </p>`;
 }
