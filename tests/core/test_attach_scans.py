@@ -9,8 +9,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 
 from openmasq.attach import AttachmentError
 from openmasq.attach.scans import png_bytes, scanned_pages
@@ -32,6 +30,10 @@ def png_rows(png: bytes) -> tuple[int, int, bytes]:
 
 def pdf_with_image(samples: bytes, width: int, height: int, space: str, *, flate: bool = True) -> bytes:
     """A one-page PDF whose page shows one image XObject, written by pypdf."""
+    # Imported here, as openmasq.attach imports it (in Pyodide the wheel is zip-imported on first use).
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
     writer = PdfWriter()
     page = writer.add_blank_page(width=595, height=842)
     image = DecodedStreamObject()
