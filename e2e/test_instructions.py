@@ -120,6 +120,21 @@ def test_a_persona_and_a_system_prompt_reach_the_provider_only_as_fakes(
     reopened.wait_for()
     assert reopened.inner_text() == system
     page.keyboard.press("Escape")
+    page.locator("#conv-settings-form").wait_for(state="detached")
+
+    # The command palette starts a new conversation with the persona: its model answers there too.
+    first = page.locator(".conv.current").get_attribute("data-conv-id")
+    page.keyboard.press("Control+K")
+    page.locator("[data-testid=palette]").wait_for()
+    page.keyboard.type("secretariat")  # accents and case do not matter
+    page.locator("[data-testid=palette] [aria-selected=true][data-command^=persona-]").wait_for()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('.conv.current')?.dataset.convId !== '{first}'")
+    page.wait_for_function(EMPTY_CURRENT)
+    page.locator("[data-testid=answering-model] .model-name", has_text=persona_model).wait_for()
+    page.click("[data-action=conversation-settings]")
+    assert page.locator("#conv-persona option:checked").inner_text() == "Secrétariat"
+    page.keyboard.press("Escape")
     assert page.ui_errors == []
 
 

@@ -88,3 +88,28 @@ def test_a_conversations_usage_is_per_reply_and_priced_by_the_users_prices() -> 
         assert (await call(r, "setPrices", {"m": {"input": -1, "output": 0}}))["error"]["name"] == "BadRequest"
 
     run(body)
+
+
+def test_records_written_by_a_version_4_build_open_and_are_saved_back_as_version_5() -> None:
+    async def body(r: Rig) -> None:
+        conv = (await call(r, "createConversation", {"title": "Ancienne"}))["ok"]
+        # What a version 4 build stored: no personas, no instructions in the conversation.
+        for key in list(r.records.data):
+            doc = json.loads(r.records.data[key])
+            doc["version"] = 4
+            doc.pop("personas", None)
+            if "conversation" in doc:
+                doc["conversation"].pop("system_prompt", None)
+                doc["conversation"].pop("persona", None)
+            r.records.data[key] = json.dumps(doc)
+        app = await r.reopen()
+        assert app.opened.document.personas == [] and app.opened.unreadable == []
+        assert app._conversation(conv["id"]).title == "Ancienne"
+        r.app = app
+        await call(r, "setInstructions", conv["id"], {"system_prompt": PROMPT})
+        await call(r, "savePersona", {"name": "Juriste", "instructions": "Cite le Code civil."})
+        assert stored(r, rec.conv_key(conv["id"]))["version"] == 5
+        assert stored(r, rec.conv_key(conv["id"]))["conversation"]["system_prompt"] == PROMPT
+        assert stored(r, rec.SETTINGS)["version"] == 5 and stored(r, rec.SETTINGS)["personas"][0]["name"] == "Juriste"
+
+    run(body)

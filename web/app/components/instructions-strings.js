@@ -11,6 +11,7 @@ export const fr = {
   "instr.preview": "Voir ce que le modèle recevra",
   "instr.previewTitle": "Instructions telles qu’elles partent",
   "instr.previewNone": "Aucune instruction n’est envoyée.",
+  "instr.masked": "{kind} : masqué, devient « {fake} »",
   "instr.previewMasked": (v) => (v.n === 1 ? "1 valeur masquée" : `${v.n} valeurs masquées`),
   "instr.previewFailed": "Le masquage a échoué : rien ne partirait ({message}).",
 
@@ -61,6 +62,7 @@ export const en = {
   "instr.preview": "See what the model will receive",
   "instr.previewTitle": "Instructions as they leave",
   "instr.previewNone": "No instructions are sent.",
+  "instr.masked": "{kind}: masked, becomes “{fake}”",
   "instr.previewMasked": (v) => (v.n === 1 ? "1 value masked" : `${v.n} values masked`),
   "instr.previewFailed": "The masking failed: nothing would leave ({message}).",
 

@@ -72,7 +72,7 @@ function InstructionsPreview({ preview }) {
     if (span.start < at) continue;
     if (span.start > at) pieces.push(data.text.slice(at, span.start));
     pieces.push(html`<mark class=${`redacted fam-${familyOf(span.kind)}`} data-kind=${span.kind}
-      title=${t("preview.mask", { kind: kindLabel(span.kind), fake: span.fake })}>${data.text.slice(span.start, span.end)}</mark>`);
+      title=${t("instr.masked", { kind: kindLabel(span.kind), fake: span.fake })}>${data.text.slice(span.start, span.end)}</mark>`);
     at = span.end;
   }
   if (at < data.text.length) pieces.push(data.text.slice(at));
