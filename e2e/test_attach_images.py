@@ -215,7 +215,7 @@ def test_a_photo_without_text_goes_only_with_its_consent_said_plainly(
     assert page.ui_errors == []
 
 
-def test_a_reading_can_be_cancelled_and_nothing_is_attached_or_sent(
+def test_a_reading_can_be_cancelled_nothing_is_attached_or_sent_and_settings_lists_the_ocr_download(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
     page = open_app(context, site_server.url)
@@ -234,6 +234,9 @@ def test_a_reading_can_be_cancelled_and_nothing_is_attached_or_sent(
     assert chips.evaluate_all("els => els.map((e) => e.dataset.status)") == ["error", "error"]
     assert page.locator("[data-testid=attach-error][data-reason=image_declined]").count() == 2
     assert posts(provider) == []
+    # The download the first image asked for is the one Settings lists (and can remove).
+    page.click("[data-route=settings]")
+    page.locator("[data-model=ocr][data-state=ready]").wait_for()
     assert page.ui_errors == []
 
 
