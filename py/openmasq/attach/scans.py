@@ -106,7 +106,7 @@ def _largest_image(page: Any) -> Any | None:
 def scanned_pages(data: bytes) -> ScannedPages:
     """The page images of a scanned PDF, up to MAX_SCAN_PAGES. AttachmentError when none can be read."""
     from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     if len(data) > limits.MAX_FILE_BYTES:
@@ -118,6 +118,8 @@ def scanned_pages(data: bytes) -> ScannedPages:
         count = len(reader.pages)
     except AttachmentError:
         raise
+    except (DependencyError, FileNotDecryptedError) as error:  # AES without `cryptography` (Pyodide): protected
+        raise AttachmentError("encrypted", "This PDF is protected by a password.") from error
     except (PyPdfError, ValueError, KeyError, TypeError, IndexError, AttributeError, OSError, NotImplementedError) \
             as error:
         raise AttachmentError("corrupt", "This PDF is damaged or truncated.") from error
