@@ -819,7 +819,8 @@ def _business_verb_spans(words: _OrgWords) -> list[_Found]:
     """One or two invented-looking capitalised words right before what a client or a supplier does."""
     out: list[_Found] = []
     for last, word in enumerate(words.texts):
-        if not _looks_invented(word) or not _BUSINESS_VERBS.match(words.text, words.ends[last]):
+        # the verb first: a regex match at one offset, where the word test reads dictionaries
+        if not _BUSINESS_VERBS.match(words.text, words.ends[last]) or not _looks_invented(word):
             continue
         first = last
         if first > 0 and words.joined(first - 1) and _looks_invented(words.texts[first - 1]):
