@@ -8,18 +8,12 @@ from collections.abc import Callable, Generator
 
 from . import limits
 from .formats import TEXT_FORMATS, detect
-from .model import AttachmentError, Extracted
+from .model import AttachmentError, Extracted, run_steps
 
 
 def extract(data: bytes, name: str = "", media_type: str = "") -> Extracted:
     """The text of one attached file. Raises AttachmentError (its `reason` says why) and nothing else."""
-    steps = extract_steps(data, name, media_type)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            found: Extracted = done.value
-            return found
+    return run_steps(extract_steps(data, name, media_type))
 
 
 def extract_steps(data: bytes, name: str = "", media_type: str = "") -> Generator[tuple[int, int], None, Extracted]:

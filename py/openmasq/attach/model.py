@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 
 # Why a file is refused. The app translates each reason (and its details); the proxy answers with it.
@@ -55,3 +56,13 @@ def joined(parts: list[Part], *, headed: bool = True) -> str:
     """The parts as one text: each under its label when `headed` (pages, sheets, slides), blank lines between."""
     blocks = [f"[{part.label}]\n{part.text}" if headed else part.text for part in parts if part.text.strip()]
     return "\n\n".join(blocks)
+
+
+def run_steps(steps: Generator[object, None, Extracted]) -> Extracted:
+    """The result of a stepwise reader (one step per page or part, for progress and cancel) read in one go."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            found: Extracted = done.value
+            return found

@@ -15,17 +15,11 @@ from collections.abc import Generator
 from typing import Any
 
 from . import limits
-from .model import AttachmentError, Extracted, Part, joined
+from .model import AttachmentError, Extracted, Part, joined, run_steps
 
 
 def read_pdf(data: bytes) -> Extracted:
-    steps = pdf_steps(data)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            found: Extracted = done.value
-            return found
+    return run_steps(pdf_steps(data))
 
 
 def pdf_steps(data: bytes) -> Generator[tuple[int, int], None, Extracted]:
