@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from e2e_support import wait_for_service_worker
 from test_chat import EMPTY_CURRENT, GatedEcho, create_account, gated_provider, open_app
-from test_instructions import SIZES
 from test_memory import serious_violations
 from test_models import connect
+from test_prompts_and_personas import SIZES
 
 from openmasq.testing.upstream import ScriptedUpstream
 

@@ -1,0 +1,20 @@
+"""The suite's own layout: pytest imports every test module by its file name alone (rootdir-relative
+`sys.path` entries, no packages), so two test modules of the same name in different folders stop the whole
+run at collection (it happened twice on a clean clone: test_backup.py, test_instructions.py)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITES = ("tests", "e2e")
+
+
+def test_no_two_test_modules_share_a_file_name() -> None:
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for suite in SUITES:
+        for path in (ROOT / suite).rglob("*.py"):
+            if path.name != "conftest.py" and "__pycache__" not in path.parts and "node_modules" not in path.parts:
+                by_name[path.name].append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in by_name.items() if len(paths) > 1} == {}
