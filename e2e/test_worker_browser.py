@@ -170,7 +170,8 @@ def test_a_send_reaches_the_provider_through_net_worker_without_real_values(
 def test_listing_models_goes_through_net_worker(worker_page: WorkerPage, egress_provider: ScriptedUpstream) -> None:
     fresh_account(worker_page, "Modèles")
     provider_id = use_provider(worker_page, egress_provider)
-    assert worker_page.call("(id) => api.listModels(id)", provider_id) == {"ok": True, "models": ["scripted-1"]}
+    listed = worker_page.call("(id) => api.listModels(id)", provider_id)
+    assert listed == {"ok": True, "models": ["scripted-1"], "names": {}}
 
 
 def test_an_origin_the_policy_does_not_allow_is_blocked(
