@@ -73,6 +73,16 @@ def user_content(received: Any) -> list[dict[str, Any]]:
     return [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
 
 
+def chat_ready(context: Any, url: str, provider: ScriptedUpstream) -> Any:
+    """The app open, a new account, `provider` added and a new conversation on screen."""
+    page = open_app(context, url)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    new_conversation(page)
+    return page
+
+
 def attach(page: Any, path: Path) -> Any:
     """Attaches a file by the composer's file input, as the clip button does; returns the review dialog."""
     page.set_input_files("[data-testid=attach-input]", str(path))
@@ -105,11 +115,7 @@ def value_words(words: list[dict[str, Any]], values: list[str]) -> list[dict[str
 def test_an_attached_scan_goes_as_the_masked_png_the_user_saw_and_nothing_real_leaves(
     context: Any, site_server: Any, provider: ScriptedUpstream, recorder: Any, shoot: Any
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
-    new_conversation(page)
+    page = chat_ready(context, site_server.url, provider)
     attach(page, LETTER)
     assert posts(provider) == []  # read and masked on the device: nothing left
     masked_kinds = page.locator("[data-testid=image-masked] li").evaluate_all("els => els.map((e) => e.dataset.kind)")
@@ -163,11 +169,7 @@ def test_an_attached_scan_goes_as_the_masked_png_the_user_saw_and_nothing_real_l
 def test_the_text_only_choice_sends_the_text_read_masked_and_no_image(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
-    new_conversation(page)
+    page = chat_ready(context, site_server.url, provider)
     attach(page, IMAGES / "letter.png")
     page.click("[data-testid=choice-text]")
     shown = page.locator("[data-testid=image-text]").inner_text()
@@ -218,11 +220,7 @@ def test_a_photo_without_text_goes_only_with_its_consent_said_plainly(
 def test_a_reading_can_be_cancelled_nothing_is_attached_or_sent_and_settings_lists_the_ocr_download(
     context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
-    new_conversation(page)
+    page = chat_ready(context, site_server.url, provider)
     attach(page, IMAGES / "photo.png")  # OCR downloaded by a first image
     page.click("[data-action=image-remove]")
     page.locator("[data-testid=image-review]").wait_for(state="detached")
@@ -245,11 +243,7 @@ def test_a_scanned_pdf_is_read_by_ocr_and_goes_as_its_text_masked(
 ) -> None:
     scanned = Path(__file__).resolve().parents[1] / "tests" / "data" / "attachments"
     documents = json.loads((scanned / "manifest.json").read_text(encoding="utf-8"))
-    page = open_app(context, site_server.url)
-    create_account(page)
-    add_provider(page, provider.base_url)
-    page.click("[data-route=chat]")
-    new_conversation(page)
+    page = chat_ready(context, site_server.url, provider)
     attach(page, scanned / "scanned.pdf")  # its reader says: no text layer; the review offers its pages to OCR
     page.locator("[data-testid=scan-read]").wait_for()
     shown = page.locator("[data-testid=image-text]").inner_text()
