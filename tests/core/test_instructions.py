@@ -17,7 +17,7 @@ from openmasq.chat.send import CallModel, ReplyDelta, SendInput, SendOutcome, pr
 from openmasq.memory.model import MemoryStore
 from openmasq.redact import RedactionError, Vault
 from openmasq.store import StateDocument, document_from_json, document_to_json, migrate
-from openmasq.store.migrations import v4_to_v5
+from openmasq.store.migrations import LATEST_VERSION, v4_to_v5
 
 NOW = 1_767_225_600_000
 NAME, EMAIL = "Claire Fontaine", "claire.fontaine@karl-studio.fr"
@@ -137,7 +137,7 @@ def test_a_v4_document_loads_with_no_instructions_of_its_own() -> None:
     loaded = document_from_json(json.dumps(v4_document()))
     conv = loaded.conversations[0]
     assert (conv.system_prompt, conv.persona, loaded.personas) == ("", None, [])
-    assert loaded.settings.system_prompt == "Sois bref." and migrate(v4_document())["version"] == 5
+    assert loaded.settings.system_prompt == "Sois bref." and migrate(v4_document())["version"] == LATEST_VERSION
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "x" * 81, 3])

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from openmasq.chat.usage import Price
 from openmasq.store import StateVersionError, document_from_json, migrate
-from openmasq.store.migrations import LATEST_VERSION, v1_to_v2, v2_to_v3, v3_to_v4
+from openmasq.store.migrations import LATEST_VERSION, v1_to_v2, v2_to_v3, v3_to_v4, v5_to_v6
 
 
 def v1_document(tokens: bool) -> dict[str, Any]:
@@ -46,7 +47,15 @@ def test_v3_to_v4_changes_nothing_but_the_number_an_older_build_refuses() -> Non
 
 
 def test_the_chain_reaches_the_latest_version() -> None:
-    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 5
+    assert migrate(v1_document(False))["version"] == LATEST_VERSION == 6
+
+
+def test_v5_to_v6_makes_each_model_price_a_price_at_any_provider() -> None:
+    doc = {"version": 5, "settings": {"prices": {"gpt-x": {"input": 2.5, "output": 10.0}}, "currency": "EUR"}}
+    after = v5_to_v6(copy.deepcopy(doc))
+    assert after["version"] == 6
+    assert after["settings"]["prices"] == [{"provider": "", "model": "gpt-x", "input": 2.5, "output": 10.0}]
+    assert document_from_json(json.dumps(doc)).settings.prices == {("", "gpt-x"): Price(2.5, 10.0)}
 
 
 def test_migrating_does_not_touch_the_callers_document() -> None:

@@ -15,7 +15,16 @@ from openmasq.chat.codecs.openai import StreamDecoder as OpenAIStream
 from openmasq.chat.codecs.openai import decode_response
 from openmasq.chat.conversation import Conversation, Message
 from openmasq.chat.send import CallModel, ReplyDelta, SendInput, send_flow
-from openmasq.chat.usage import Price, Tokens, conversation_spent, estimated_cost, prices_from, reply_tokens
+from openmasq.chat.usage import (
+    Price,
+    Tokens,
+    conversation_spent,
+    estimated_cost,
+    price_for,
+    prices_from,
+    prices_to_list,
+    reply_tokens,
+)
 from openmasq.memory.model import MemoryStore
 from openmasq.memory.ops import create_card
 from openmasq.redact import Vault
@@ -105,7 +114,7 @@ def test_a_conversation_adds_its_replies_every_version_and_prices_each_by_its_mo
                      Message("u2", "user", "c"), Message("a2", "assistant", "d", model="local")]
     conv.branches = [Message("a0", "assistant", "e", model="other", parent="u1",
                              usage={"input_tokens": 2_000, "output_tokens": 100})]
-    spent = conversation_spent(conv, {"gpt-x": Price(2.5, 10.0)})
+    spent = conversation_spent(conv, {("", "gpt-x"): Price(2.5, 10.0)})
     assert spent.tokens == Tokens(3_000, 600, 0, 0, 2)
     assert spent.cost == pytest.approx((1_000 * 2.5 + 500 * 10.0) / 1_000_000) and spent.unpriced == 1
     assert reply_tokens(conv.messages[3]) is None  # the provider reported nothing: nothing is shown
@@ -118,8 +127,10 @@ def test_a_cost_is_input_and_output_at_their_price_per_million() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"m": {"input": -1, "output": 1}}, {"m": {"input": "1", "output": 1}},
-                                 {"m": {"input": 1}}, {"m": {"input": True, "output": 1}}, [],
-                                 {"m": {"input": 1e9, "output": 1}}])
+                                 {"m": {"input": 1}}, {"m": {"input": True, "output": 1}}, "m",
+                                 {"m": {"input": 1e9, "output": 1}},
+                                 [{"model": "m", "provider": 3, "input": 1, "output": 1}],
+                                 [{"model": "m", "input": 1, "output": 1}, {"model": "m", "input": 2, "output": 2}]])
 def test_prices_that_are_not_prices_are_refused(bad: object) -> None:
     with pytest.raises(ValueError):
         prices_from(bad)
@@ -127,4 +138,26 @@ def test_prices_that_are_not_prices_are_refused(bad: object) -> None:
 
 def test_prices_keep_their_model_ids_trimmed() -> None:
     assert prices_from({" gpt-x ": {"input": 1, "output": 2.5}, "  ": {"input": 1, "output": 1}}) == {
-        "gpt-x": Price(1.0, 2.5)}
+        ("", "gpt-x"): Price(1.0, 2.5)}
+
+
+def test_one_model_id_is_priced_per_provider_and_a_price_for_any_provider_fills_the_others() -> None:
+    prices = prices_from([{"provider": "direct", "model": "llama-3", "input": 0.2, "output": 0.6},
+                          {"provider": "gateway", "model": "llama-3", "input": 0.9, "output": 0.9},
+                          {"model": "llama-3", "input": 0.5, "output": 0.5}])
+    assert price_for(prices, "direct", "llama-3") == Price(0.2, 0.6)
+    assert price_for(prices, "gateway", "llama-3") == Price(0.9, 0.9)
+    assert price_for(prices, "elsewhere", "llama-3") == price_for(prices, None, "llama-3") == Price(0.5, 0.5)
+    assert price_for(prices, "direct", "other") is None and price_for(prices, "direct", None) is None
+    assert prices_from(prices_to_list(prices)) == prices
+
+
+def test_a_conversations_replies_are_each_priced_at_the_provider_that_wrote_them() -> None:
+    conv = conversation()
+    conv.provider = "direct"  # where it answers now; an older reply without its provider is counted there
+    counts = {"input_tokens": 1_000_000, "output_tokens": 0}
+    conv.messages = [Message("a1", "assistant", "x", model="m", provider="gateway", usage=counts),
+                     Message("a2", "assistant", "y", model="m", provider="direct", usage=counts),
+                     Message("a3", "assistant", "z", model="m", usage=counts)]
+    spent = conversation_spent(conv, {("gateway", "m"): Price(9.0, 0), ("direct", "m"): Price(1.0, 0)})
+    assert spent.cost == pytest.approx(9.0 + 1.0 + 1.0) and spent.unpriced == 0

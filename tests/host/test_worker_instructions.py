@@ -10,6 +10,7 @@ from typing import Any
 from test_worker_app import EMAIL, NAME, Rig, leaked, run, stored, with_remote
 from test_worker_dispatch import call
 
+from openmasq.store import DOCUMENT_VERSION
 from openmasq.worker import records as rec
 
 PROMPT = f"Tu assistes {NAME} ({EMAIL}). Signe de son nom."
@@ -90,7 +91,7 @@ def test_a_conversations_usage_is_per_reply_and_priced_by_the_users_prices() -> 
     run(body)
 
 
-def test_records_written_by_a_version_4_build_open_and_are_saved_back_as_version_5() -> None:
+def test_records_written_by_a_version_4_build_open_and_are_saved_back_at_the_latest_version() -> None:
     async def body(r: Rig) -> None:
         conv = (await call(r, "createConversation", {"title": "Ancienne"}))["ok"]
         # What a version 4 build stored: no personas, no instructions in the conversation.
@@ -108,8 +109,41 @@ def test_records_written_by_a_version_4_build_open_and_are_saved_back_as_version
         r.app = app
         await call(r, "setInstructions", conv["id"], {"system_prompt": PROMPT})
         await call(r, "savePersona", {"name": "Juriste", "instructions": "Cite le Code civil."})
-        assert stored(r, rec.conv_key(conv["id"]))["version"] == 5
+        assert stored(r, rec.conv_key(conv["id"]))["version"] == DOCUMENT_VERSION
         assert stored(r, rec.conv_key(conv["id"]))["conversation"]["system_prompt"] == PROMPT
-        assert stored(r, rec.SETTINGS)["version"] == 5 and stored(r, rec.SETTINGS)["personas"][0]["name"] == "Juriste"
+        settings = stored(r, rec.SETTINGS)
+        assert settings["version"] == DOCUMENT_VERSION and settings["personas"][0]["name"] == "Juriste"
+
+    run(body)
+
+
+def test_one_model_id_at_two_providers_is_priced_at_the_provider_that_wrote_each_reply() -> None:
+    async def body(r: Rig) -> None:
+        direct = await with_remote(r)
+        gateway = await with_remote(r, base_url="http://127.0.0.1:8/v1")  # the same "scripted-model" id
+        conv = (await call(r, "createConversation", {}))["ok"]
+        await call(r, "send", conv["id"], "Bonjour", events=[])  # answered at the gateway (the default now)
+        await call(r, "updateConversation", conv["id"], {"provider_id": direct})
+        await call(r, "send", conv["id"], "Encore", events=[])
+        prices = [{"provider": direct, "model": "scripted-model", "input": 1.0, "output": 2.0},
+                  {"provider": gateway, "model": "scripted-model", "input": 10.0, "output": 20.0}]
+        saved = (await call(r, "setPrices", prices, "EUR"))["ok"]
+        assert {(p["provider"], p["input"]) for p in saved["prices"]} == {(direct, 1.0), (gateway, 10.0)}
+        usage = (await call(r, "conversationUsage", conv["id"]))["ok"]
+        messages = [m for m in (await call(r, "getConversation", conv["id"]))["ok"]["message_list"]
+                    if m["role"] == "assistant"]
+        at_gateway, at_direct = (usage["replies"][m["id"]] for m in messages)
+        assert at_gateway["cost"] == (at_gateway["input"] * 10.0 + at_gateway["output"] * 20.0) / 1e6
+        assert at_direct["cost"] == (at_direct["input"] * 1.0 + at_direct["output"] * 2.0) / 1e6
+        assert usage["total"]["cost"] == at_gateway["cost"] + at_direct["cost"]
+        # A price for any provider holds where none of the provider's own is given.
+        anywhere = {"provider": "", "model": "scripted-model", "input": 5.0, "output": 5.0}
+        await call(r, "setPrices", [prices[0], anywhere])
+        usage = (await call(r, "conversationUsage", conv["id"]))["ok"]
+        assert usage["replies"][messages[0]["id"]]["cost"] == (at_gateway["input"] + at_gateway["output"]) * 5.0 / 1e6
+        assert (await call(r, "setPrices", [{"provider": "nope", "model": "m", "input": 1, "output": 1}]))[
+            "error"]["name"] == "NotFound"
+        twice = [prices[0], prices[0]]
+        assert (await call(r, "setPrices", twice))["error"]["name"] == "BadRequest"
 
     run(body)

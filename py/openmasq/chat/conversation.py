@@ -76,6 +76,7 @@ class Message:
     error: str | None = None  # why the turn failed or stopped (an error kind)
     usage: dict[str, int] = field(default_factory=dict)
     model: str | None = None  # assistant: the model that wrote the reply, as the provider was asked for it
+    provider: str | None = None  # assistant: the id of the provider that wrote it (its price is that provider's)
     # Explicit-ask feedback on the assistant reply (reference 1.4).
     memory_noted: int | None = None
     memory_noted_ids: list[str] = field(default_factory=list)
@@ -149,7 +150,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "wire_memory": message.wire_memory, "memory_used": message.memory_used,
         "error": message.error, "memory_noted": message.memory_noted,
         "reasoning": message.reasoning or None, "context_dropped": message.context_dropped or None,
-        "model": message.model,
+        "model": message.model, "provider": message.provider,
     }
     doc.update({key: value for key, value in optional.items() if value is not None})
     flags = {"pending": message.pending, "interrupted": message.interrupted,
@@ -267,6 +268,7 @@ def message_from_dict(value: object) -> Message:
                    for t in (_obj(item, "a tool use") for item in _list(doc.get("tool_uses", []), what))],
         interrupted=bool(doc.get("interrupted", False)), error=_opt_str(doc, "error", what),
         usage={str(k): int(v) for k, v in usage.items()}, model=_opt_str(doc, "model", what),
+        provider=_opt_str(doc, "provider", what),
         memory_noted=_opt_int(doc, "memory_noted", what),
         memory_noted_ids=_str_list(doc, "memory_noted_ids", what),
         memory_updated_ids=_str_list(doc, "memory_updated_ids", what),

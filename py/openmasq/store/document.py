@@ -15,7 +15,7 @@ from ..chat.conversation import (
     conversation_to_dict,
 )
 from ..chat.instructions import Persona, persona_from_dict, persona_to_dict
-from ..chat.usage import Price, prices_from, prices_to_dict
+from ..chat.usage import Price, PriceKey, prices_from, prices_to_list
 from ..memory.model import MemoryStore
 from ..memory.serialise import StoreFormatError, store_from_json, store_to_dict
 from ..redact import Forced, RedactOptions
@@ -40,7 +40,7 @@ class Settings:
     tz_offset_minutes: int = 0
     system_prompt: str = ""
     default_provider: str | None = None
-    prices: dict[str, Price] = field(default_factory=dict)  # model id -> its price (issue 18: estimated cost)
+    prices: dict[PriceKey, Price] = field(default_factory=dict)  # (provider, model) -> its price (issue 18)
     currency: str = "USD"  # of those prices (ISO 4217, for display only)
 
     def redact_options(self) -> RedactOptions:
@@ -90,7 +90,7 @@ def document_to_dict(doc: StateDocument) -> dict[str, Any]:
         "settings": {"level": s.level, "mode": s.mode, "lang": s.lang, "ui_lang": s.ui_lang,
                      "categories": dict(s.categories), "coffre": list(s.coffre), "keep": list(s.keep),
                      "tz_offset_minutes": s.tz_offset_minutes, "system_prompt": s.system_prompt,
-                     "default_provider": s.default_provider, "prices": prices_to_dict(s.prices),
+                     "default_provider": s.default_provider, "prices": prices_to_list(s.prices),
                      "currency": s.currency},
         "providers": [{"id": p.id, "preset": p.preset, "base_url": p.base_url, "api": p.api, "label": p.label,
                        "api_key": p.api_key, "model": p.model, "context_tokens": p.context_tokens}
@@ -135,11 +135,11 @@ def _settings_from(value: object) -> Settings:
         tz_offset_minutes=_typed(doc, "tz_offset_minutes", int, 0, "settings"),
         system_prompt=_typed(doc, "system_prompt", str, "", "settings"),
         default_provider=_typed(doc, "default_provider", str, None, "settings"),
-        prices=_prices(doc.get("prices", {})), currency=_typed(doc, "currency", str, "USD", "settings"),
+        prices=_prices(doc.get("prices", [])), currency=_typed(doc, "currency", str, "USD", "settings"),
     )
 
 
-def _prices(value: object) -> dict[str, Price]:
+def _prices(value: object) -> dict[PriceKey, Price]:
     try:
         return prices_from(value)
     except ValueError as error:

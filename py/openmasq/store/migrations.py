@@ -60,7 +60,20 @@ def v4_to_v5(doc: Doc) -> Doc:
     return doc
 
 
-MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5]
+def v5_to_v6(doc: Doc) -> Doc:
+    """Version 6 keys the user's prices by provider and model (issue 18: one model id, two providers, two
+    prices) and records the provider of each reply (a message's `provider`). The prices' object of model id
+    -> price becomes the list of {provider, model, input, output}, each for any provider (provider "")."""
+    settings = doc.get("settings")
+    prices = settings.get("prices") if isinstance(settings, dict) else None
+    if isinstance(settings, dict) and isinstance(prices, dict):
+        settings["prices"] = [{"provider": "", "model": model, **price} if isinstance(price, dict) else price
+                              for model, price in prices.items()]
+    doc["version"] = 6
+    return doc
+
+
+MIGRATIONS: list[Callable[[Doc], Doc]] = [v1_to_v2, v2_to_v3, v3_to_v4, v4_to_v5, v5_to_v6]
 LATEST_VERSION = FIRST_VERSION + len(MIGRATIONS)
 
 

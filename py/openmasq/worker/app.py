@@ -653,6 +653,7 @@ class App:
             for message in conv.messages[before:]:
                 if message.role == "assistant" and message.model is None:
                     message.model = provider.model  # which model wrote it (issue 18: the page shows it)
+                    message.provider = provider.id  # and at which provider: its price is that provider's
             if self.account is account:  # not locked meanwhile: what streamed so far is kept
                 await self._save_conversation(conv)
         self.timings[conv.id] = egress.timings()

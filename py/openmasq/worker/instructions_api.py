@@ -14,7 +14,17 @@ from ..chat.instructions import (
     persona_to_dict,
 )
 from ..chat.send import preview_instructions
-from ..chat.usage import Spent, Tokens, conversation_spent, estimated_cost, prices_from, prices_to_dict, reply_tokens
+from ..chat.usage import (
+    ANY_PROVIDER,
+    Spent,
+    Tokens,
+    conversation_spent,
+    estimated_cost,
+    prices_from,
+    prices_to_list,
+    reply_price,
+    reply_tokens,
+)
 from . import embeddings as ml
 from . import records as rec
 from .views import conversation_view, preview_view
@@ -142,17 +152,18 @@ class InstructionsApi:
         for message in conv.messages:
             tokens = reply_tokens(message)
             if tokens is not None:
-                cost = estimated_cost(tokens, settings.prices.get(message.model or ""))
+                cost = estimated_cost(tokens, reply_price(settings.prices, message, conv))
                 replies[message.id] = _tokens_view(tokens, cost, message.model)
         return {"currency": settings.currency, "replies": replies,
                 "total": _spent_view(conversation_spent(conv, settings.prices))}
 
     async def usage_settings(self) -> dict[str, Any]:
         settings = self.app.opened.document.settings
-        return {"currency": settings.currency, "prices": prices_to_dict(settings.prices)}
+        return {"currency": settings.currency, "prices": prices_to_list(settings.prices)}
 
-    async def set_prices(self, prices: dict[str, Any], currency: str | None = None) -> dict[str, Any]:
-        """model id -> {input, output} per million tokens (all of them: a model left out has no price)."""
+    async def set_prices(self, prices: list[Any] | dict[str, Any], currency: str | None = None) -> dict[str, Any]:
+        """Every price (a model left out has none): a list of {provider, model, input, output} per million
+        tokens, provider "" for any provider (the older object of model id -> {input, output} is read too)."""
         from .app import AppError
 
         settings = self.app.opened.document.settings
@@ -160,6 +171,10 @@ class InstructionsApi:
             parsed = prices_from(prices)
         except ValueError as error:
             raise AppError("BadRequest", str(error)) from None
+        known = {p.id for p in self.app._providers()}
+        stray = sorted({provider for provider, _ in parsed if provider != ANY_PROVIDER and provider not in known})
+        if stray:
+            raise AppError("NotFound", f"no provider {stray[0]!r} in this account")
         if currency is not None:
             code = str(currency).strip().upper()
             if len(code) != CURRENCY_LENGTH or not code.isalpha() or not code.isascii():

@@ -227,14 +227,15 @@ export function ConversationUsage({ usage }) {
 
 /** Settings: the price of each model the user wants a cost for, and their currency. */
 export function PricesPanel() {
-  const { api, toast } = useApp();
+  const { api, providers, toast } = useApp();
   const [rows, setRows] = useState(null);
   const [currency, setCurrency] = useState("USD");
   const [error, setError] = useState("");
   useEffect(() => {
     personasApi(api, "usageSettings").then((s) => {
       setCurrency(s.currency);
-      setRows(Object.entries(s.prices).map(([model, p]) => ({ model, input: String(p.input), output: String(p.output) })));
+      setRows(s.prices.map((p) => ({ provider: p.provider || "", model: p.model, input: String(p.input),
+        output: String(p.output) })));
     }).catch((err) => setError(errorMessage(err)));
   }, [api]);
   if (rows === null) return null;
@@ -242,10 +243,8 @@ export function PricesPanel() {
   const save = async (e) => {
     e.preventDefault();
     setError("");
-    const prices = {};
-    for (const r of rows) {
-      if (r.model.trim()) prices[r.model.trim()] = { input: Number(r.input || 0), output: Number(r.output || 0) };
-    }
+    const prices = rows.filter((r) => r.model.trim()).map((r) => ({ provider: r.provider || "", model: r.model.trim(),
+      input: Number(r.input || 0), output: Number(r.output || 0) }));
     try {
       const saved = await personasApi(api, "setPrices", [prices, currency]);
       setCurrency(saved.currency);
@@ -263,6 +262,11 @@ export function PricesPanel() {
       <//>
       ${!rows.length ? html`<p class="muted small">${t("prices.none")}</p>` : rows.map((r, i) => html`<div key=${i}
           class="price-row" data-testid="price-row">
+        <div class="field"><label for=${`price-provider-${i}`}>${t("prices.provider")}</label>
+          <select id=${`price-provider-${i}`} value=${r.provider} onChange=${(e) => change(i, { provider: e.currentTarget.value })}>
+            <option value="">${t("prices.anyProvider")}</option>
+            ${providers.filter((p) => p.kind !== "local").map((p) => html`<option key=${p.id} value=${p.id}>${p.label || p.id}</option>`)}
+          </select></div>
         <div class="field"><label for=${`price-model-${i}`}>${t("prices.model")}</label>
           <input id=${`price-model-${i}`} autocomplete="off" value=${r.model} onInput=${(e) => change(i, { model: e.currentTarget.value })} /></div>
         <div class="field"><label for=${`price-in-${i}`}>${t("prices.input")}</label>
@@ -276,7 +280,7 @@ export function PricesPanel() {
       </div>`)}
       ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
       <div class="row">
-        <button type="button" class="button" onClick=${() => setRows([...rows, { model: "", input: "", output: "" }])}
+        <button type="button" class="button" onClick=${() => setRows([...rows, { provider: "", model: "", input: "", output: "" }])}
           data-action="add-price"><${Icon} name="plus" size=${16} />${t("prices.add")}</button>
         <button type="submit" class="button primary" data-action="save-prices">${t("prices.save")}</button>
       </div>
