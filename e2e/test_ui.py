@@ -21,6 +21,7 @@ from test_chat import (
     wait_for_reply,
 )
 
+from openmasq.chat.codecs.models import PRESETS
 from openmasq.testing.upstream import ScriptedUpstream
 
 SMALL_PHONE = {"width": 320, "height": 640}
@@ -130,7 +131,7 @@ def test_every_main_screen_fits_and_is_captured(
     page.click("[data-action=add-provider]")
     page.select_option("#prov-kind", "compatible")
     page.click("[data-preset=ollama]")
-    assert page.input_value("#prov-url") == "http://localhost:11434/v1"
+    assert page.input_value("#prov-url") == PRESETS["ollama"].base_url  # the engine's own preset (the contract)
     shoot(page, f"provider-form-{size}", full_page=False)
     page.keyboard.press("Escape")
     screen(page, shoot, "settings", f"settings-{size}")

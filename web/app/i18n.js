@@ -10,6 +10,7 @@ import * as modelStrings from "./components/model-strings.js";
 import * as attachStrings from "./components/attach-strings.js";
 import * as instructionStrings from "./components/instructions-strings.js";
 import * as keyboardStrings from "./components/keyboard-strings.js";
+import { KIND_LABELS } from "./contract.js";
 
 const plural = (n, one, many) => (Math.abs(n) >= 2 ? many : one);
 const pluralEn = (n, one, many) => (n === 1 ? one : many);
@@ -176,6 +177,9 @@ const fr = {
   "caption.skipped": (v) => `${v.n} ${plural(v.n, "fiche écartée", "fiches écartées")}`,
   "caption.skip.budget": "budget dépassé",
   "caption.skip.homograph": "prénom ambigu tapé seul",
+  "caption.skip.proposed-needs-mention": "à revoir et pas nommée",
+  "caption.skip.proposed-never": "à revoir : jamais envoyée",
+  "caption.skip.out-of-scope": "hors de cet espace",
   "caption.noted": (v) => (v.n === 0 ? "Rien de nouveau à retenir" : `Retenu : ${v.n} ${plural(v.n, "élément", "éléments")}`),
   "caption.updated": (v) => `${v.n} ${plural(v.n, "fiche mise à jour", "fiches mises à jour")}`,
   "caption.pending": "Mise en mémoire…",
@@ -209,7 +213,7 @@ const fr = {
   "providers.kind.local": "Modèle hors ligne intégré",
   "providers.label": "Nom",
   "providers.baseUrl": "Adresse de base",
-  "providers.baseUrlHelp": "Par exemple http://localhost:11434/v1 pour Ollama.",
+  "providers.baseUrlHelp": "Par exemple http://127.0.0.1:11434/v1 pour Ollama.",
   "providers.presets": "Préréglages locaux",
   "providers.presetsLead": "Serveur local :",
   "providers.preset.ollama": "Ollama",
@@ -276,14 +280,6 @@ const fr = {
   "about.use": "Rôle",
   "about.attribution": "Attribution",
 
-  "kind.person": "Nom", "kind.username": "Identifiant", "kind.org": "Organisation", "kind.email": "E-mail",
-  "kind.phone": "Téléphone", "kind.iban": "IBAN", "kind.bic": "BIC", "kind.card": "Carte bancaire",
-  "kind.nir": "N° de sécurité sociale", "kind.dni": "DNI", "kind.nie": "NIE", "kind.nino": "NINO", "kind.ssn": "SSN",
-  "kind.siren": "SIREN", "kind.siret": "SIRET", "kind.vat": "N° de TVA", "kind.url": "Adresse web", "kind.domain": "Domaine",
-  "kind.ipv4": "Adresse IP", "kind.ipv6": "Adresse IP", "kind.mac": "Adresse MAC", "kind.apikey": "Clé d’API",
-  "kind.jwt": "Jeton", "kind.private_key": "Clé privée", "kind.password": "Mot de passe", "kind.token": "Secret",
-  "kind.address": "Adresse", "kind.location": "Lieu", "kind.dob": "Date de naissance", "kind.date": "Date",
-  "kind.path": "Chemin", "kind.amount": "Montant", "kind.number": "Nombre", "kind.other": "Donnée sensible",
 };
 
 const en = {
@@ -448,6 +444,9 @@ const en = {
   "caption.skipped": (v) => `${v.n} ${pluralEn(v.n, "card left out", "cards left out")}`,
   "caption.skip.budget": "over budget",
   "caption.skip.homograph": "ambiguous first name typed alone",
+  "caption.skip.proposed-needs-mention": "to review and not named",
+  "caption.skip.proposed-never": "to review: never sent",
+  "caption.skip.out-of-scope": "outside this space",
   "caption.noted": (v) => (v.n === 0 ? "Nothing new to remember" : `Remembered: ${v.n} ${pluralEn(v.n, "item", "items")}`),
   "caption.updated": (v) => `${v.n} ${pluralEn(v.n, "card updated", "cards updated")}`,
   "caption.pending": "Remembering…",
@@ -481,7 +480,7 @@ const en = {
   "providers.kind.local": "Bundled offline model",
   "providers.label": "Name",
   "providers.baseUrl": "Base URL",
-  "providers.baseUrlHelp": "For example http://localhost:11434/v1 for Ollama.",
+  "providers.baseUrlHelp": "For example http://127.0.0.1:11434/v1 for Ollama.",
   "providers.presets": "Local presets",
   "providers.presetsLead": "Local server:",
   "providers.preset.ollama": "Ollama",
@@ -548,14 +547,6 @@ const en = {
   "about.use": "Role",
   "about.attribution": "Attribution",
 
-  "kind.person": "Name", "kind.username": "Username", "kind.org": "Organisation", "kind.email": "E-mail",
-  "kind.phone": "Phone", "kind.iban": "IBAN", "kind.bic": "BIC", "kind.card": "Card number",
-  "kind.nir": "Social security no.", "kind.dni": "DNI", "kind.nie": "NIE", "kind.nino": "NINO", "kind.ssn": "SSN",
-  "kind.siren": "SIREN", "kind.siret": "SIRET", "kind.vat": "VAT number", "kind.url": "Web address", "kind.domain": "Domain",
-  "kind.ipv4": "IP address", "kind.ipv6": "IP address", "kind.mac": "MAC address", "kind.apikey": "API key",
-  "kind.jwt": "Token", "kind.private_key": "Private key", "kind.password": "Password", "kind.token": "Secret",
-  "kind.address": "Address", "kind.location": "Place", "kind.dob": "Date of birth", "kind.date": "Date",
-  "kind.path": "Path", "kind.amount": "Amount", "kind.number": "Number", "kind.other": "Sensitive value",
 };
 
 export const LANGS = { fr: "Français", en: "English" };
@@ -578,6 +569,8 @@ Object.assign(fr, instructionStrings.fr); // system prompts, personas, tokens an
 Object.assign(en, instructionStrings.en);
 Object.assign(fr, keyboardStrings.fr); // shortcuts and the command palette (components/keyboard-strings.js)
 Object.assign(en, keyboardStrings.en);
+Object.assign(fr, KIND_LABELS.fr); // the kinds' labels: generated from py/openmasq/contract.py (labels.js)
+Object.assign(en, KIND_LABELS.en);
 const TABLES = { fr, en };
 // Language and theme are display preferences, not personal data: the only things kept in localStorage,
 // so the locked screens already speak the user's language.

@@ -1,5 +1,5 @@
 // py-worker: Pyodide + the openmasq wheel; exposes the App API to the page through comlink
-// (pwa-plan.md, "Worker protocol"). Accounts and encryption are storage.js's; every other method is
+// (docs/web.md, "The worker protocol"). Accounts and encryption are storage.js's; every other method is
 // answered by the Python App (py/openmasq/worker/), which reaches providers only through the two
 // ports it is given: net-worker (remote providers) and llm-worker (the bundled model). This worker's
 // own policy is connect-src 'self': it cannot reach a provider itself.
@@ -7,6 +7,7 @@
 import * as Comlink from "../vendor/comlink.mjs";
 import { Storage } from "./storage.js";
 import { MlClient, pythonModule } from "./embed-index.js";
+import { RPC_METHODS, WORKER_METHODS } from "../app/contract.js";
 
 const PYODIDE_URL = new URL("../pyodide/", import.meta.url).href;
 const APP_PACKAGES = ["openmasq"]; // its lock entry depends on faker and phonenumberslite
@@ -295,6 +296,19 @@ async function readAttachment(key, name, type, buffer, onEvent) {
   return answer.ok;
 }
 
+/** api.<method>(...args[, onEvent]) for each RPC method; a method marked `events` takes the page's event
+ *  callback as its last argument (a Comlink proxy, a function here). Missing arguments take Python's defaults. */
+function pythonMethods(methods) {
+  const out = {};
+  for (const [name, { events }] of Object.entries(methods)) {
+    out[name] = (...args) => {
+      const onEvent = events && typeof args.at(-1) === "function" ? args.pop() : null;
+      return py(name, args, onEvent);
+    };
+  }
+  return out;
+}
+
 async function openAccount(account) {
   await booted().open(storage.records());
   return account;
@@ -355,52 +369,16 @@ const api = {
   },
   renameAccount: (id, label) => storage.renameAccount(id, label),
 
-  // settings
-  getSettings: () => py("getSettings"),
-  updateSettings: (patch) => py("updateSettings", [patch]),
-  // providers
-  listProviders: () => py("listProviders"),
-  saveProvider: (spec) => py("saveProvider", [spec]),
-  removeProvider: (id) => py("removeProvider", [id]),
-  testProvider: (spec) => py("testProvider", [spec]),
-  listModels: (id) => py("listModels", [id]),
-  egressOrigins: () => py("egressOrigins"),
-  // conversations
-  listConversations: (query = null) => py("listConversations", [query]),
-  createConversation: (spec = {}) => py("createConversation", [spec]),
-  getConversation: (id) => py("getConversation", [id]),
-  renameConversation: (id, title) => py("renameConversation", [id, title]),
-  updateConversation: (id, patch) => py("updateConversation", [id, patch]),
-  deleteConversation: (id) => py("deleteConversation", [id]),
-  undoDelete: (id) => py("undoDelete", [id]),
-  // sending
-  send: (id, text, onEvent) => py("send", [id, text], onEvent),
-  sendPreviewed: (id, text, signature, onEvent) => py("sendPreviewed", [id, text, signature], onEvent),
-  preview: (id, text, spec = null, keys = null) => py("preview", [id, text, spec, keys]),
-  // attachments (issue 20): read here with openmasq.attach, staged under the page's key until sent
-  attachmentLimits: () => py("attachmentLimits"),
+  // Every Python method of the contract (RPC_METHODS, generated from worker/dispatch.py) through one door:
+  // the page calls api.send(id, text, onEvent) or api.call("send", [id, text], onEvent) alike.
+  ...pythonMethods(RPC_METHODS),
+  call: (method, args = [], onEvent = null) => py(method, args, onEvent),
+  // a file's bytes go to Python as they are, not as JSON
   readAttachment: (key, name, type, buffer, onEvent) => readAttachment(key, name, type, buffer, onEvent),
-  cancelAttachment: (key) => py("cancelAttachment", [key]),
-  dropAttachment: (key) => py("dropAttachment", [key]),
-  sendAttached: (id, text, keys, signature, fileSignature, onEvent) =>
-    py("sendAttached", [id, text, keys, signature, fileSignature], onEvent),
-  restoreTexts: (id, texts) => py("restoreTexts", [id, texts]),
-  wireLog: (id) => py("wireLog", [id]),
-  retry: (id, onEvent) => py("retry", [id], onEvent),
-  editMessage: (id, messageId, text, onEvent) => py("editMessage", [id, messageId, text], onEvent),
-  regenerate: (id, messageId, onEvent) => py("regenerate", [id, messageId], onEvent),
-  switchVersion: (id, messageId, delta) => py("switchVersion", [id, messageId, delta]),
-  stop: (id) => py("stop", [id]),
-  activity: (kind = "activity", conversationId = null) => py("activity", [kind, conversationId]),
-  waitIdle: () => py("waitIdle"),
-  sendTimings: (id) => py("sendTimings", [id]),
-  // the Mémoire (issue 6): one door for its methods (py/openmasq/worker/memory_api.py MEMORY_METHODS)
+  // the groups' doors, kept for their callers: memory(method, args) is call(method, args)
   memory: (method, args = []) => py(method, args),
-  // conversation backups (issue 18): exportConversations(ids|null, "json"|"md", labels, untitled), importConversations(text)
   backup: (method, args = []) => py(method, args),
-  // instructions and usage (issue 18): personas, a conversation's system prompt, tokens and cost (instructions_api.py)
   instructions: (method, args = []) => py(method, args),
-  // attached images (issue 20): imageLimits(convId|null), planImageMask(convId|null, words, width, height, spec)
   image: (method, args = []) => py(method, args),
 
   // tests: the core suite inside this worker's own Pyodide (tests/pyodide/)
@@ -478,5 +456,12 @@ json.dumps(openmasq_test_recorder.run(request["args"], emit=emit, **request["rec
 const bootProgress = new ProgressLog();
 const booting = doBoot((progress) => bootProgress.say(progress));
 booting.catch(() => {}); // reported to whoever awaits api.boot()
+
+// The contract lists this worker's own methods too: a method added here and not there (or the reverse) is
+// a drift the page would only meet at run time.
+const ownMethods = Object.keys(api).filter((name) => !(name in RPC_METHODS)).sort();
+if (ownMethods.join() !== [...WORKER_METHODS].sort().join()) {
+  throw new Error(`py-worker's own methods [${ownMethods}] differ from the contract's [${WORKER_METHODS}]`);
+}
 
 Comlink.expose(api);

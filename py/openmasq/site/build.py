@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import assets, bytecode, csp, ocrfiles, richtext
+from . import assets, bytecode, contract_js, csp, ocrfiles, richtext
 
 STATE_FILE = ".openmasq-build.json"  # not part of the site: the server refuses dotfiles
 STATE_VERSION = 1
@@ -426,6 +426,8 @@ def plan(options: BuildOptions) -> dict[str, Entry]:
     if options.with_tests:
         entries.update(test_entries(repo, node_modules))
     entries.update(web_entries(web_dir(options), options.fallback_web))  # the app's own files win
+    # The values page and workers share, generated from Python (contract_js.py): never a copy in web/.
+    entries[contract_js.SITE_PATH] = Entry(data=contract_js.render())
     return entries
 
 

@@ -48,23 +48,48 @@ METHODS: dict[str, tuple[str, bool]] = {
 }
 
 
+# Every page method -> (group, method of the group's object, whether it takes the page's event callback).
+# The one table the dispatch routes by and the build writes into the page's contract (site/contract_js.py).
+GROUPS: dict[str, Callable[[App], Any]] = {
+    "app": lambda app: app,
+    "memory": memory_api,  # the Mémoire's methods (memory_api.py)
+    "backup": BackupApi,  # conversation backups (backup_api.py)
+    "instructions": InstructionsApi,  # personas, system prompts, usage (instructions_api.py)
+    "image": OcrApi,  # masking an attached image (ocr_api.py)
+    "attach": AttachApi,  # attached files staged in the composer (attach_api.py)
+}
+
+
+def _routes() -> dict[str, tuple[str, str, bool]]:
+    tables: list[tuple[str, dict[str, tuple[str, bool]]]] = [
+        ("app", METHODS),
+        *((group, {page: (name, False) for page, name in table.items()}) for group, table in (
+            ("memory", MEMORY_METHODS), ("backup", BACKUP_METHODS), ("instructions", INSTRUCTION_METHODS),
+            ("image", OCR_METHODS), ("attach", ATTACH_METHODS))),
+    ]
+    routes: dict[str, tuple[str, str, bool]] = {}
+    for group, table in tables:
+        for page, (name, takes_events) in table.items():
+            if page in routes:  # one name, one method: a second would be unreachable
+                raise ValueError(f"page method {page!r} is listed in both {routes[page][0]!r} and {group!r}")
+            routes[page] = (group, name, takes_events)
+    return routes
+
+
+ROUTES = _routes()
+
+
+def method_table() -> dict[str, dict[str, object]]:
+    """page method -> {group, events}: what the page's contract lists (py-worker builds its API from it)."""
+    return {page: {"group": group, "events": takes_events} for page, (group, _, takes_events) in sorted(ROUTES.items())}
+
+
 async def call(app: App, method: str, args_json: str, emit: Callable[[str], object] | None = None) -> str:
     """Runs one page call; `emit` receives each event of a send as JSON text."""
-    target: Any = app
-    if method in MEMORY_METHODS:  # the Mémoire's methods (memory_api.py)
-        target, (name, takes_events) = memory_api(app), (MEMORY_METHODS[method], False)
-    elif method in BACKUP_METHODS:  # conversation backups (backup_api.py)
-        target, (name, takes_events) = BackupApi(app), (BACKUP_METHODS[method], False)
-    elif method in INSTRUCTION_METHODS:  # personas, system prompts, usage (instructions_api.py)
-        target, (name, takes_events) = InstructionsApi(app), (INSTRUCTION_METHODS[method], False)
-    elif method in OCR_METHODS:  # masking an attached image (ocr_api.py)
-        target, (name, takes_events) = OcrApi(app), (OCR_METHODS[method], False)
-    elif method in ATTACH_METHODS:  # attached files staged in the composer (attach_api.py)
-        target, (name, takes_events) = AttachApi(app), (ATTACH_METHODS[method], False)
-    elif method in METHODS:
-        name, takes_events = METHODS[method]
-    else:
+    if method not in ROUTES:
         return _error("BadRequest", f"unknown method {method!r}")
+    group, name, takes_events = ROUTES[method]
+    target: Any = GROUPS[group](app)
     try:
         args = json.loads(args_json) if args_json else []
         if not isinstance(args, list):

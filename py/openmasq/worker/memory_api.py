@@ -12,6 +12,7 @@ from typing import Any
 
 from ..chat.conversation import Conversation
 from ..chat.send import conversation_options
+from ..contract import MAX_REMEMBER_CHARS, journal_values
 from ..memory import ops
 from ..memory.cluster import graph_cards, mention_links
 from ..memory.dedupe import MergeSuggestion, auto_clean
@@ -34,7 +35,6 @@ STATUSES = ("proposed", "confirmed", "rejected")
 DAY_MS = 86_400_000
 JOURNAL_PAGE = 200  # entries per page of the journal view (the journal keeps at most 2,000)
 PREVIEW_CHARS = 160  # facts shown on a list row; the panel shows them all
-MAX_REMEMBER_CHARS = 4_000  # a selection longer than this is not a fact to remember
 EXPORT_BRAND = "openmasq"
 
 
@@ -130,7 +130,7 @@ class MemoryApi:
                 "reason": entry.reason}
 
     def card_view(self, card: Card) -> dict[str, Any]:
-        journal = [entry_to_dict(e) for e in self.store.journal if e.card_id == card.id][-50:]
+        journal = [journal_view(e) for e in self.store.journal if e.card_id == card.id][-50:]
         return {
             **self.summary(card), "facts": card.facts,
             "sentence_list": [self.sentence_view(i, s) for i, s in enumerate(card.sentences)],
@@ -340,7 +340,7 @@ class MemoryApi:
         start = max(0, int(query.get("offset") or 0))
         limit = min(JOURNAL_PAGE, max(1, int(query.get("limit") or JOURNAL_PAGE)))
         page = entries[start:start + limit]
-        return {"entries": [entry_to_dict(e) for e in page], "total": len(entries), "offset": start,
+        return {"entries": [journal_view(e) for e in page], "total": len(entries), "offset": start,
                 "counts": action_counts(store), "compacted": dict(store.journal_compacted),
                 "actions": sorted({e.action for e in store.journal}),
                 "origins": sorted({e.origin for e in store.journal})}
@@ -495,6 +495,16 @@ def _refusal_view(refusal: Refusal) -> dict[str, Any]:
     return {"entity_key": refusal.entity_key, "fact_key": refusal.fact_key,
             "kind": "fact" if refusal.fact_key else "entity", "label": refusal.label or refusal.entity_key,
             "reason": refusal.reason, "created": refusal.created_at}
+
+
+def journal_view(entry: JournalEntry) -> dict[str, Any]:
+    """An entry as the page shows it: `values` names the enum its before/after texts hold (the page labels
+    them: a confirmation reads "Proposée → Confirmée", not "proposed → confirmed")."""
+    view = entry_to_dict(entry)
+    values = journal_values(entry.action, entry.detail)
+    if values is not None:
+        view["values"] = values
+    return view
 
 
 def _journal_match(entry: JournalEntry, query: dict[str, Any], needle: str) -> bool:

@@ -11,17 +11,17 @@ from ..chat.codecs import anthropic as anthropic_codec
 from ..chat.codecs import ollama as ollama_codec
 from ..chat.codecs import openai as openai_codec
 from ..chat.codecs.models import ModelPage
+from ..contract import DEFAULT_BASE_URLS, PROVIDER_KINDS
 from ..store import Provider
 from .bridge import Route
 
-KINDS = ("openai", "anthropic", "compatible", "local")
+KINDS = PROVIDER_KINDS  # openai, anthropic, compatible, local (the page reads them from the contract)
 LOCAL_ID = "local"
 LOCAL_MODEL = "SmolLM2-135M-Instruct"
 LOCAL_LABEL = "SmolLM2 135M — small model, runs on this device"
 # llm-worker ignores the URL (it answers every request on its port); a non-network scheme makes
 # sure such a spec can never be mistaken for a provider address by net-worker.
 LOCAL_BASE_URL = "llm://local/v1"
-DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com/v1"}
 # A reply stream may pause while the model thinks; the egress gives up after this much silence.
 CHAT_IDLE_TIMEOUT_MS = 120_000
 LIST_TIMEOUT_MS = 20_000

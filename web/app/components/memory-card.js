@@ -8,6 +8,7 @@ import { Icon } from "./icons.js";
 import { errorMessage, useBusy } from "./ui.js";
 import { Sheet } from "./memory-sheet.js";
 import { jumpToEvidence, memoryChanged, onMemoryChanged, useMemoryApi } from "./memory-api.js";
+import { journalText } from "../labels.js";
 
 export const CATEGORIES = ["personne", "organisation", "projet", "autre"];
 
@@ -138,7 +139,7 @@ export function CardPanel({ cardId, onClose, onOpen }) {
       <summary>${t("memory.activity")}</summary>
       <ul class="mem-journal compact">${card.journal.map((e, i) => html`<li key=${i}>
         <span class="muted small">${when(e.at)}</span> ${t(`memory.action.${e.action}`)}
-        ${e.after ? html` — <span>${e.after}</span>` : null}</li>`)}</ul>
+        ${e.after ? html` — <span>${journalText(e, "after")}</span>` : null}</li>`)}</ul>
     </details>` : null}
   <//>`;
 }

@@ -6,10 +6,11 @@ import { t } from "../i18n.js";
 import { chatState } from "../store.js";
 import { errorMessage } from "./ui.js";
 import { memoryChanged, useMemoryApi } from "./memory-api.js";
+import { LIMITS } from "../contract.js";
 
 const COMMAND = /^\/(retenir|remember)(?:\s+([\s\S]*))?$/i;
 const MIN_SELECTION = 3;
-const MAX_SELECTION = 4000;
+const MAX_SELECTION = LIMITS.maxRememberChars; // what the worker's rememberText accepts
 
 export async function rememberAndReport(mem, toast, navigate, text, conversationId, messageId = null) {
   toast(t("memory.remembering"));

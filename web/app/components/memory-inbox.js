@@ -8,8 +8,9 @@ import { errorMessage } from "./ui.js";
 import { Sheet } from "./memory-sheet.js";
 import { CategoryDot, StatusBadge } from "./memory-card.js";
 import { memoryChanged, onMemoryChanged, useMemoryApi } from "./memory-api.js";
+import { ENUMS } from "../contract.js";
 
-export const INJECTION_POLICIES = ["all", "mention", "never"];
+export const INJECTION_POLICIES = ENUMS.injectionPolicy; // memory/model.py ProposedInjection
 
 export function InjectionChoice({ idPrefix = "inj" }) {
   const { settings, updateSettings, toast } = useApp();

@@ -2,26 +2,15 @@
 // sanitised markdown, the "what the model saw" view, the memory caption, and the message actions.
 import { html, useRef, useState } from "../lib.js";
 import { t, hasKey, formatTime } from "../i18n.js";
+import { familyOf, kindLabel, skipReasonLabel } from "../labels.js";
 import { Icon } from "./icons.js";
 import { useToast } from "./ui.js";
 import { ReplyBody, isRendered } from "./reply.js";
 import { SentAttachments, SentAttachmentWire } from "./attachments.js";
 
-// Colour families for the fine kinds the engine reports (py/openmasq/redact/kinds.py); unknown kinds
-// fall in "secret", as the engine itself treats them.
-const FAMILY = {
-  person: "person", username: "person",
-  org: "org", siren: "org", siret: "org", vat: "org",
-  email: "contact", phone: "contact",
-  address: "place", location: "place",
-  iban: "money", bic: "money", card: "money", amount: "money", number: "money",
-  nir: "id", dni: "id", nie: "id", nino: "id", ssn: "id", dob: "id", date: "id",
-  url: "tech", domain: "tech", ipv4: "tech", ipv6: "tech", mac: "tech", path: "tech",
-  apikey: "secret", jwt: "secret", private_key: "secret", password: "secret", token: "secret",
-};
-
-export const familyOf = (kind) => FAMILY[kind] || "secret";
-export const kindLabel = (kind) => (hasKey(`kind.${kind}`) ? t(`kind.${kind}`) : t("kind.other"));
+// A kind's label and colour family come from the generated contract (labels.js); re-exported for the
+// modules that import them from here.
+export { familyOf, kindLabel } from "../labels.js";
 
 /** Splits `text` at the spans (sorted, non-overlapping, in UTF-16 offsets as JS strings count). */
 export function segments(text, spans) {
@@ -61,7 +50,7 @@ export function captionParts(caption, memoryOff) {
   const skipped = caption.skipped || [];
   if (skipped.length) {
     const reasons = [...new Set(skipped.map((s) => s.reason))]
-      .map((r) => (hasKey(`caption.skip.${r}`) ? t(`caption.skip.${r}`) : r)).join(", ");
+      .map(skipReasonLabel).join(", ");
     parts.push({ text: `${t("caption.skipped", { n: skipped.length })} (${reasons})` });
   }
   // noted_count is null unless an explicit ask's extraction reported on this reply (0: "nothing new

@@ -11,13 +11,15 @@ import { Inbox } from "../components/memory-inbox.js";
 import { Graph } from "../components/graph.js";
 import { memoryChanged, onMemoryChanged, onMemoryOrIndexChanged, useMemoryApi } from "../components/memory-api.js";
 import { emit } from "../store.js";
+import { journalText } from "../labels.js";
+import { LIMITS } from "../contract.js";
 
 const VIEWS = ["graph", "list", "refusals", "journal", "profile"];
 // Narrower than this the graph's labels overlap and taps miss: the list stands in for it.
 const GRAPH_MIN_WIDTH = 700;
 const SEARCH_DEBOUNCE_MS = 150;
 const RECENT_CHOICES = [1, 7, 30];
-const PROFILE_MAX = 1200;
+const PROFILE_MAX = LIMITS.maxProfileChars; // memory/model.py MAX_PROFILE_CHARS
 
 function narrow() {
   return typeof matchMedia === "function" && matchMedia(`(max-width: ${GRAPH_MIN_WIDTH}px)`).matches;
@@ -276,8 +278,8 @@ function Journal() {
         ${e.entity ? html`<span>${e.entity}</span>` : null}
         <span class="small muted">${when(e.at)} · ${t(`memory.jorigin.${e.origin}`)}</span>
       </div>
-      ${e.before ? html`<div class="mem-before small"><span class="visually-hidden">avant : </span>${e.before}</div>` : null}
-      ${e.after ? html`<div class="mem-after small">${e.after}</div>` : null}
+      ${e.before ? html`<div class="mem-before small"><span class="visually-hidden">avant : </span>${journalText(e, "before")}</div>` : null}
+      ${e.after ? html`<div class="mem-after small">${journalText(e, "after")}</div>` : null}
     </li>`)}</ol>
     ${page && entries.length < page.total ? html`<button type="button" class="button" onClick=${() => load(entries.length)}>
       ${t("memory.journalMore")}</button>` : null}

@@ -5,15 +5,13 @@ import { t } from "../i18n.js";
 import { useApp } from "../app.js";
 import { originOf, providerOrigins } from "../workers.js";
 import { Icon } from "../components/icons.js";
+import { DEFAULT_BASE_URLS, PRESETS, PROVIDER_KINDS } from "../contract.js";
 import { Confirm, Dialog, Field, describedBy, useBusy, errorMessage, Spinner } from "../components/ui.js";
 
-const KINDS = ["openai", "anthropic", "compatible"];
-const DEFAULT_URLS = { openai: "https://api.openai.com/v1", anthropic: "https://api.anthropic.com/v1" };
-const PRESETS = [
-  { id: "ollama", label: "Ollama", base_url: "http://localhost:11434/v1" },
-  { id: "lmstudio", label: "LM Studio", base_url: "http://localhost:1234/v1" },
-  { id: "llamacpp", label: "llama.cpp", base_url: "http://localhost:8080/v1" },
-];
+// The kinds a user adds (the bundled model is always there), the default addresses and the local servers'
+// presets: the engine's own (py/openmasq/contract.py, chat/codecs/models.py PRESETS), through the contract.
+const KINDS = PROVIDER_KINDS.filter((kind) => kind !== "local");
+const DEFAULT_URLS = DEFAULT_BASE_URLS;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export function validBaseUrl(value) {
