@@ -261,3 +261,53 @@ def test_an_anthropic_reply_counts_its_input_from_message_start_and_its_output_o
         assert serious_violations(page, site_server.url) == []
         shoot(page, f"usage-anthropic-{size}", full_page=False)
         assert page.ui_errors == []
+
+
+ACCOUNT_REAL = ("Odile Ferrand", "odile.ferrand@ferrand-avocats.fr")
+ACCOUNT_TEXT = f"Je suis {ACCOUNT_REAL[0]}, joignable à {ACCOUNT_REAL[1]}. Vouvoie-moi toujours."
+ACCOUNT_REALS = (*ACCOUNT_REAL, "Ferrand", "ferrand-avocats")
+
+
+def set_account_prompt(page: Any, text: str) -> Any:
+    """Settings → the account's system prompt: typed and saved; the panel is returned."""
+    page.click("[data-route=settings]")
+    panel = page.locator("[data-testid=account-prompt]")
+    page.fill("#account-system-prompt", text)
+    panel.locator("[data-action=save-account-prompt]").click()
+    page.locator(".toast", has_text="Prompt système du compte enregistré").wait_for()
+    return panel
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_the_accounts_system_prompt_is_set_in_settings_shown_masked_and_leaves_only_as_fakes(
+    context: Any, site_server: Any, provider: ScriptedUpstream, recorder: Any, shoot: Any, size: str
+) -> None:
+    page = open_app(context, site_server.url, SIZES[size])
+    create_account(page)
+    wait_for_service_worker(page)
+    connect(page, "compatible", provider.base_url, "Scripted")
+    page.click("[data-route=settings]")
+    panel = page.locator("[data-testid=account-prompt]")
+    page.fill("#account-system-prompt", ACCOUNT_TEXT)
+    panel.locator("[data-action=preview-account-prompt]").click()
+    preview = panel.locator("[data-testid=instructions-preview]")
+    preview.locator("mark").first.wait_for()
+    assert set(ACCOUNT_REAL) <= {m.inner_text() for m in preview.locator("mark").all()}
+    shown_wire = panel.locator("[data-testid=instructions-wire]").inner_text()
+    assert [v for v in ACCOUNT_REALS if v in shown_wire] == [] and "Vouvoie-moi toujours." in shown_wire
+    assert serious_violations(page, site_server.url) == []
+    shoot(page, f"account-prompt-{size}")
+    set_account_prompt(page, ACCOUNT_TEXT)
+
+    page.click("[data-route=chat]")
+    new_conversation(page, size)
+    send(page, "Bonjour, peux-tu m'aider ?")
+    wait_for_reply(page)
+    system = system_of(posts(provider)[-1])
+    assert "Vouvoie-moi toujours." in system and "Je suis " in system
+    assert [v for v in ACCOUNT_REALS if v in provider.wire_text()] == []
+    assert [v for v in ACCOUNT_REALS if v in recorder.wire_text()] == []
+    # Kept: Settings shows it again after the chat screen, and the page asked nothing of it to leave.
+    page.click("[data-route=settings]")
+    assert page.input_value("#account-system-prompt") == ACCOUNT_TEXT
+    assert page.ui_errors == []

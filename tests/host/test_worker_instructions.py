@@ -147,3 +147,21 @@ def test_one_model_id_at_two_providers_is_priced_at_the_provider_that_wrote_each
         assert (await call(r, "setPrices", twice))["error"]["name"] == "BadRequest"
 
     run(body)
+
+
+def test_the_accounts_system_prompt_is_previewed_masked_and_leaves_only_as_fakes() -> None:
+    async def body(r: Rig) -> None:
+        await with_remote(r)
+        preview = (await call(r, "previewAccountPrompt", PROMPT))["ok"]
+        assert {s["value"] for s in preview["spans"]} >= {NAME, EMAIL} and leaked(preview["wire"]) == []
+        assert "Signe de son nom." in preview["wire"]
+        await call(r, "updateSettings", {"system_prompt": PROMPT})
+        conv = (await call(r, "createConversation", {}))["ok"]
+        await call(r, "send", conv["id"], "Bonjour", events=[])
+        assert "Signe de son nom." in system_of(r) and leaked(r.egress.wire()) == []
+        assert (await call(r, "previewAccountPrompt", ""))["ok"]["wire"] == ""
+        too_long = "x" * 20_001
+        assert (await call(r, "updateSettings", {"system_prompt": too_long}))["error"]["name"] == "BadRequest"
+        assert (await call(r, "previewAccountPrompt", too_long))["error"]["name"] == "BadRequest"
+
+    run(body)

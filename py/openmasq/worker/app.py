@@ -16,7 +16,7 @@ from ..chat.attachments import TurnAttachment, turn_attachment
 from ..chat.codecs import ErrorEvent
 from ..chat.conversation import AttachedFile, Conversation, Message
 from ..chat.extraction import apply_extraction, extraction_input
-from ..chat.instructions import instructions_for
+from ..chat.instructions import check_instructions, instructions_for
 from ..chat.send import (
     SendInput,
     SendOutcome,
@@ -293,7 +293,7 @@ class App:
             "proposed_injection": lambda v: setattr(m, "proposed_injection",
                                                     _choice(v, INJECTION_POLICIES, "proposed_injection")),
             "default_provider": lambda v: setattr(s, "default_provider", self._provider(str(v)).id),
-            "system_prompt": lambda v: setattr(s, "system_prompt", str(v)),
+            "system_prompt": lambda v: setattr(s, "system_prompt", _instructions(v)),
             "keep": lambda v: setattr(s, "keep", _strings(v)),
             "always_mask": lambda v: setattr(s, "coffre", _strings(v)),
             "tz_offset_minutes": lambda v: setattr(s, "tz_offset_minutes", int(v)),
@@ -988,6 +988,13 @@ def _minutes(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 24 * 60:
         raise AppError("BadRequest", "autolock_minutes must be a whole number of minutes (0: never)")
     return value
+
+
+def _instructions(value: object) -> str:
+    try:
+        return check_instructions(value, "the account's system prompt")
+    except ValueError as error:
+        raise AppError("BadRequest", str(error)) from None
 
 
 def _strings(value: object) -> list[str]:

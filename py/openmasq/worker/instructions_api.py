@@ -116,14 +116,30 @@ class InstructionsApi:
     async def preview_instructions(self, conversation_id: str, draft: dict[str, Any] | None = None) -> dict[str, Any]:
         """The instructions of the conversation (or of `draft`: a system prompt and persona being edited) as
         a send now would mask them, with the send's engine (options, vault, memory, the on-device model)."""
+        app = self.app
+        conv = app._conversation(conversation_id)
+        shown = _with_draft(conv, draft or {})
+        text = instructions_for(shown, app.opened.document.personas, app.opened.document.settings.system_prompt)
+        return await self._masked(shown, app._provider_of(conv), text)
+
+    async def preview_account_prompt(self, text: str) -> dict[str, Any]:
+        """The account's system prompt (`text`: as being edited) as a send in a new conversation would mask
+        it. Each conversation has its own vault: the fakes differ from one conversation to the next, what is
+        masked does not."""
+        from .app import AppError
+
+        try:
+            prompt = check_instructions(text, "the account's system prompt")
+        except ValueError as error:
+            raise AppError("BadRequest", str(error)) from None
+        draft = self.app._draft_conversation({})
+        return await self._masked(draft, self.app._provider_of(draft), prompt.strip())
+
+    async def _masked(self, conv: Conversation, provider: Any, text: str) -> dict[str, Any]:
         from .app import AppError
 
         app = self.app
-        conv = app._conversation(conversation_id)
-        draft = draft or {}
-        shown = _with_draft(conv, draft)
-        text = instructions_for(shown, app.opened.document.personas, app.opened.document.settings.system_prompt)
-        inp = app._send_input(shown, "", app._provider_of(conv), app.host.now())
+        inp = app._send_input(conv, "", provider, app.host.now())
         inp.system_prompt = text
         if text:
             try:
@@ -211,6 +227,7 @@ INSTRUCTION_METHODS: dict[str, str] = {
     "deletePersona": "delete_persona",
     "setInstructions": "set_instructions",
     "previewInstructions": "preview_instructions",
+    "previewAccountPrompt": "preview_account_prompt",
     "conversationUsage": "conversation_usage",
     "usageSettings": "usage_settings",
     "setPrices": "set_prices",

@@ -15,6 +15,12 @@ export const fr = {
   "instr.previewMasked": (v) => (v.n === 1 ? "1 valeur masquée" : `${v.n} valeurs masquées`),
   "instr.previewFailed": "Le masquage a échoué : rien ne partirait ({message}).",
 
+  "accountPrompt.title": "Instructions pour toutes les conversations",
+  "accountPrompt.lead": "Un prompt système envoyé en tête de chaque conversation de ce compte, avant celui d’un persona et celui de la conversation.",
+  "accountPrompt.label": "Prompt système du compte",
+  "accountPrompt.saved": "Prompt système du compte enregistré.",
+  "accountPrompt.fakesVary": "Chaque conversation a ses propres substituts : les valeurs masquées sont les mêmes, leurs remplaçants changent d’une conversation à l’autre.",
+
   "personas.title": "Personas",
   "personas.lead": "Des instructions réutilisables, avec un modèle par défaut. Elles sont masquées à chaque envoi, comme vos messages.",
   "personas.none": "Aucun persona pour l’instant.",
@@ -67,6 +73,12 @@ export const en = {
   "instr.masked": "{kind}: masked, becomes “{fake}”",
   "instr.previewMasked": (v) => (v.n === 1 ? "1 value masked" : `${v.n} values masked`),
   "instr.previewFailed": "The masking failed: nothing would leave ({message}).",
+
+  "accountPrompt.title": "Instructions for every conversation",
+  "accountPrompt.lead": "A system prompt sent first in every conversation of this account, before a persona’s and the conversation’s own.",
+  "accountPrompt.label": "The account’s system prompt",
+  "accountPrompt.saved": "The account’s system prompt was saved.",
+  "accountPrompt.fakesVary": "Each conversation has its own substitutes: the values masked are the same, what replaces them changes from one conversation to the next.",
 
   "personas.title": "Personas",
   "personas.lead": "Reusable instructions, with a default model. They are masked at every send, like your messages.",

@@ -83,6 +83,51 @@ function InstructionsPreview({ preview }) {
   </div>`;
 }
 
+// ---- the account's system prompt (Settings) ----------------------------------------------------------
+
+/** Settings: the instructions every conversation of the account sends first, and what the model receives. */
+export function AccountPromptPanel() {
+  const { api, settings, updateSettings, toast } = useApp();
+  const [text, setText] = useState(settings.system_prompt || "");
+  const [preview, setPreview] = useState(null);
+  const [error, setError] = useState("");
+  useEffect(() => { setText(settings.system_prompt || ""); }, [settings.system_prompt]);
+  const save = async (e) => {
+    e.preventDefault();
+    setError("");
+    try {
+      await updateSettings({ system_prompt: text });
+      toast(t("accountPrompt.saved"));
+    } catch (err) { setError(errorMessage(err)); }
+  };
+  const show = async () => {
+    try {
+      setPreview({ data: await personasApi(api, "previewAccountPrompt", [text]), error: "" });
+    } catch (err) {
+      setPreview({ data: null, error: errorMessage(err) });
+    }
+  };
+  return html`<section class="panel" aria-labelledby="set-account-prompt" data-testid="account-prompt">
+    <h2 id="set-account-prompt">${t("accountPrompt.title")}</h2>
+    <p class="help">${t("accountPrompt.lead")}</p>
+    <form class="stack" onSubmit=${save} autocomplete="off">
+      <${Field} id="account-system-prompt" label=${t("accountPrompt.label")} help=${t("instr.promptHelp")}>
+        <textarea id="account-system-prompt" autocomplete="off" rows="4" value=${text} maxlength="20000"
+          aria-describedby="account-system-prompt-help"
+          onInput=${(e) => { setPreview(null); setText(e.currentTarget.value); }}></textarea>
+      <//>
+      ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
+      <div class="row">
+        <button type="button" class="button" onClick=${show} data-action="preview-account-prompt">
+          <${Icon} name="eye" size=${16} />${t("instr.preview")}</button>
+        <button type="submit" class="button primary" data-action="save-account-prompt">${t("common.save")}</button>
+      </div>
+    </form>
+    ${preview ? html`<${InstructionsPreview} preview=${preview} />` : null}
+    ${preview?.data?.text ? html`<p class="help">${t("accountPrompt.fakesVary")}</p>` : null}
+  </section>`;
+}
+
 // ---- personas (Settings) -----------------------------------------------------------------------------
 
 export function PersonasPanel() {
@@ -232,11 +277,14 @@ export function PricesPanel() {
   const [currency, setCurrency] = useState("USD");
   const [error, setError] = useState("");
   useEffect(() => {
-    personasApi(api, "usageSettings").then((s) => {
+    const load = () => personasApi(api, "usageSettings").then((s) => {
       setCurrency(s.currency);
       setRows(s.prices.map((p) => ({ provider: p.provider || "", model: p.model, input: String(p.input),
         output: String(p.output) })));
     }).catch((err) => setError(errorMessage(err)));
+    load();
+    bus.addEventListener("prices-changed", load); // an import may have added some
+    return () => bus.removeEventListener("prices-changed", load);
   }, [api]);
   if (rows === null) return null;
   const change = (i, patch) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));

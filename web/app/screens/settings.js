@@ -1,4 +1,5 @@
-// Settings: language, theme, auto-lock delay, default masking level and replacement mode, account.
+// Settings: language, theme, auto-lock delay, default masking level and replacement mode, the account's
+// system prompt, personas, prices, Mémoire, backup, offline model, shortcuts, account.
 import { html, useState } from "../lib.js";
 import { t, LANGS } from "../i18n.js";
 import { useApp } from "../app.js";
@@ -6,7 +7,7 @@ import { errorMessage } from "../components/ui.js";
 import { MemorySettingsPanel } from "../components/memory-settings.js";
 import { OfflineSettingsPanel } from "../components/offline-settings.js";
 import { BackupSettingsPanel } from "../components/backup-settings.js";
-import { PersonasPanel, PricesPanel } from "../components/instructions.js";
+import { AccountPromptPanel, PersonasPanel, PricesPanel } from "../components/instructions.js";
 import { KeyboardPanel } from "../components/keyboard.js";
 
 const AUTOLOCK_CHOICES = [0, 1, 5, 15, 30, 60, 240];
@@ -61,6 +62,8 @@ export function SettingsScreen() {
         options=${MODES.map((v) => ({ value: v, label: t(`convsettings.mode.${v}`) }))} onChange=${(v) => set({ mode: v })}
         help=${t("settings.modeHelp")} />
     </section>
+
+    <${AccountPromptPanel} />
 
     <${PersonasPanel} />
 
