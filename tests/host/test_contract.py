@@ -214,3 +214,11 @@ def test_py_worker_lists_only_the_contract_methods_by_hand() -> None:
     assert "...pythonMethods(RPC_METHODS)" in source
     handwritten = [name for name in dispatch.ROUTES if re.search(rf"^\s+{name}: \(", source, re.MULTILINE)]
     assert handwritten == []
+
+
+def test_the_worker_protocol_in_the_docs_names_every_method_as_built() -> None:
+    text = (REPO / "docs" / "web.md").read_text(encoding="utf-8")
+    section = text[text.index("## The worker protocol"):text.index("## Browser tests")]
+    named = set(re.findall(r"`(\w+)[`(]", section))
+    assert sorted(set(dispatch.ROUTES) - named) == [] and sorted(set(contract_js.WORKER_METHODS) - named) == []
+    assert "pwa-plan.md" not in text

@@ -1,5 +1,5 @@
 """The worker's App on CPython: the real codecs and flows over an in-memory record store and a
-scripted egress (the port protocol of pwa-plan.md), asserting on what left and what was saved."""
+scripted egress (the port protocol of docs/web.md), asserting on what left and what was saved."""
 
 from __future__ import annotations
 

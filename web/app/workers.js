@@ -1,4 +1,4 @@
-// Spawns the module workers, wires their MessagePorts (pwa-plan.md, "Worker protocol"), registers the
+// Spawns the module workers, wires their MessagePorts (docs/web.md, "The worker protocol"), registers the
 // service worker, and keeps net-worker's egress policy in step with the configured providers.
 import { Comlink } from "./lib.js";
 

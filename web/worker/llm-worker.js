@@ -1,5 +1,5 @@
 // The bundled offline model: wllama (llama.cpp in wasm) running SmolLM2-135M-Instruct, answering OpenAI-style
-// chat requests on the same port protocol as net-worker (pwa-plan.md, "Worker protocol"), so the py-worker
+// chat requests on the same port protocol as net-worker (docs/web.md, "The worker protocol"), so the py-worker
 // drives the local model and remote providers through one code path. The model loads on the first request.
 //
 // In:  {id, url, method, headers, body}  (body: OpenAI Chat Completions JSON, as text, bytes or an object)

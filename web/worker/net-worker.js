@@ -1,4 +1,4 @@
-// net-worker: the ONLY code of the app that talks to a provider (pwa-plan.md, "Security / egress").
+// net-worker: the ONLY code of the app that talks to a provider (docs/web.md, "Security and egress").
 // Its script response carries connect-src 'self' + the configured provider origins; every other
 // script of the app is limited to 'self'. It receives already-redacted request specs on a
 // MessagePort and streams the answer's bytes back:

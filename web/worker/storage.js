@@ -1,4 +1,4 @@
-// Encrypted per-account storage for py-worker (pwa-plan.md, "Worker protocol").
+// Encrypted per-account storage for py-worker (docs/web.md, "The worker protocol").
 //
 // - A registry database `openmasq-accounts` lists the accounts: id, label, creation time, the PBKDF2
 //   salt and iteration count, the data key wrapped by the passphrase key, and whether a device key

@@ -1,5 +1,5 @@
-"""The App API the page calls through py-worker (pwa-plan.md): settings, providers, conversations
-and sends for the unlocked account, persisted record by record after each change, with the
+"""The App API the page calls through py-worker (docs/web.md, "The worker protocol"): settings, providers,
+conversations and sends for the unlocked account, persisted record by record after each change, with the
 extraction scheduled by memory/extract/schedule.py and the idle auto-lock."""
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ class MemoryRecords:
 
 
 # --- egress -----------------------------------------------------------------------------------
-# The port protocol of pwa-plan.md: head, then chunks, then end; or an error at any point.
+# The port protocol (docs/web.md, "The worker protocol"): head, then chunks, then end; or an error at any point.
 
 
 @dataclass(frozen=True)

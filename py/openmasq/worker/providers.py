@@ -108,7 +108,7 @@ def page_view(provider: Provider) -> dict[str, Any]:
 
 
 def spec_of(http: HttpRequest, timeout_ms: int) -> dict[str, Any]:
-    """The egress message body of pwa-plan.md (the JS side adds the id)."""
+    """The egress message body of the port protocol (docs/web.md, "The worker protocol") (the JS side adds the id)."""
     body = http.content()
     return {"url": http.url, "method": http.method, "headers": dict(http.headers),
             "body": body.decode("utf-8") if body else None, "timeout_ms": timeout_ms}

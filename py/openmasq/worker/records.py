@@ -1,4 +1,4 @@
-"""The state document split into per-account records (pwa-plan.md): `settings` (with the spaces
+"""The state document split into per-account records (docs/web.md, "The worker protocol"): `settings` (with the spaces
 and the app's own settings), `providers`, `memory`, and one `conv:<id>` per conversation.
 Each record carries the document version; loading reassembles the document so one set of
 migrations (store/migrations.py) serves both the whole document and its records."""

@@ -1,5 +1,5 @@
-"""What the page sees of conversations and messages (pwa-plan.md): real text, the redacted spans
-located in it, the exact wire text, and the memory caption; never a vault or a key."""
+"""What the page sees of conversations and messages (docs/web.md, "The worker protocol"): real text, the
+redacted spans located in it, the exact wire text, and the memory caption; never a vault or a key."""
 
 from __future__ import annotations
 
