@@ -279,6 +279,10 @@ def test_the_memory_lifecycle_through_the_ui_with_a_wire_audit_at_every_step(
     page.click("[data-view=journal]")
     page.locator(".mem-journal-entry[data-action=lift]").first.wait_for()
     shoot(page, "journal-laptop", full_page=False)
+    # A confirmation shows the statuses in the page's words, not as stored ("proposed", "confirmed").
+    confirmed = page.locator(".mem-journal-entry[data-action=confirm]", has_text="Claire Vasseur").first
+    assert (confirmed.locator(".mem-before").text_content(), confirmed.locator(".mem-after").text_content()) == (
+        "avant : Proposée", "Confirmée")
     audit(upstream, recorder)
     assert page.ui_errors == []
 
@@ -335,6 +339,29 @@ def test_the_inbox_and_card_panel_are_bottom_sheets_on_a_phone(
     close_sheet(page)
     # The badge reloads its count after the change: it must go, within the locator's timeout.
     page.locator("[data-testid=memory-badge]").wait_for(state="detached")
+    audit(upstream, recorder)
+    assert page.ui_errors == []
+
+
+def test_a_project_card_named_in_a_message_is_marked_as_a_project_in_the_organisation_colour(
+    context: Any, site_server: Any, memory_model: tuple[ScriptedUpstream, MemoryModel], recorder: Any
+) -> None:
+    """Issue 23: the page's kind table had no `project`, so a project the memory forced showed as "Donnée
+    sensible" in the secret colour. The kinds' labels and colours now come from the engine (app/contract.js)."""
+    upstream, _ = memory_model
+    page = open_app(context, site_server.url, LAPTOP)
+    create_account(page)
+    add_provider(page, upstream.base_url)
+    go_memory(page)
+    page.click("[data-action=proposal-no]")
+    new_card(page, "Projet Héron", "projet", "Rénovation de la médiathèque.")
+    page.click("[data-route=chat]")
+    say(page, "Où en est le Projet Héron ?")
+    mark = page.locator("[data-role=user] mark.redacted", has_text="Héron").last
+    assert mark.get_attribute("data-kind") == "project"
+    assert "fam-org" in (mark.get_attribute("class") or "").split()
+    assert mark.get_attribute("title") == "Projet — masqué avant l’envoi"
+    assert not [r for r in upstream.received if "Héron" in r.text()]  # the fake went, not the name
     audit(upstream, recorder)
     assert page.ui_errors == []
 
