@@ -1,17 +1,41 @@
 // Settings → Conversations (issue 18, item 7): export every conversation of the account as JSON (for a
 // re-import; optionally passphrase-encrypted in the Mémoire export's file format) or as Markdown (for
 // reading), and import a JSON backup: what is already here is skipped and said, nothing is overwritten.
-// The decisions are py/openmasq/chat/backup.py's, reached through py-worker's `backup` door.
+// The file also brings the personas, the account's system prompt and prices (filled where empty, never
+// replaced: the report says what came in). The decisions are py/openmasq/chat/backup.py's and restore.py's,
+// reached through py-worker's `backup` door.
 import { html, useState } from "../lib.js";
 import { t } from "../i18n.js";
 import { useApp } from "../app.js";
 import { errorMessage } from "./ui.js";
 import { decryptText, download, encryptText, isEncrypted } from "./memory-api.js";
+import { emit } from "../store.js";
 
 const MIN_FILE_PASSPHRASE = 8;
 
+// A file of a newer build is said in the interface's language (py-worker's reason, in English, names the versions).
+const importError = (err) => (err?.name === "NewerBackup" ? t("backup.newer")
+  : t("backup.importFailed", { error: errorMessage(err) }));
+
+/** What an import did besides the conversations (personas, the account's prompt and prices), one line each. */
+function ImportedParts({ report }) {
+  const personas = report.personas || {};
+  const account = report.account;
+  const lines = [
+    personas.added ? t("backup.personasAdded", { n: personas.added }) : null,
+    personas.same ? t("backup.personasSame", { n: personas.same }) : null,
+    personas.unmatched ? t("backup.personasUnmatched", { n: personas.unmatched }) : null,
+    account && account.system_prompt !== "none" ? t(`backup.prompt.${account.system_prompt}`) : null,
+    account?.prices_added ? t("backup.pricesAdded", { n: account.prices_added }) : null,
+    account?.prices_kept ? t("backup.pricesKept", { n: account.prices_kept }) : null,
+    account?.prices_unmatched ? t("backup.pricesUnmatched", { n: account.prices_unmatched }) : null,
+    report.providers_missing?.length ? t("backup.providersMissing", { names: report.providers_missing.join(", ") }) : null,
+  ].filter(Boolean);
+  return lines.length ? html`<ul class="small" data-testid="backup-parts">${lines.map((line) => html`<li>${line}</li>`)}</ul>` : null;
+}
+
 export function BackupSettingsPanel() {
-  const { api, toast } = useApp();
+  const { api, toast, reloadProviders } = useApp();
   const [encrypt, setEncrypt] = useState(false);
   const [passphrase, setPassphrase] = useState("");
   const [pending, setPending] = useState(null); // an encrypted file waiting for its passphrase
@@ -38,6 +62,10 @@ export function BackupSettingsPanel() {
   const importText = async (text) => {
     const done = await api.backup("importConversations", [text]);
     setReport(done);
+    // What came in besides the conversations is shown at once: personas, prices, the account's prompt.
+    if (done.personas?.added) emit("personas-changed");
+    if (done.account?.prices_added) emit("prices-changed");
+    if (done.account?.system_prompt === "set") await reloadProviders();
     toast(t("backup.imported", { n: done.added.length }));
   };
   const onFile = async (e) => {
@@ -50,7 +78,7 @@ export function BackupSettingsPanel() {
       const text = await file.text();
       if (isEncrypted(text)) { setPending(text); return; }
       await importText(text);
-    } catch (err) { setError(t("backup.importFailed", { error: errorMessage(err) })); }
+    } catch (err) { setError(importError(err)); }
   };
   const openEncrypted = async (e) => {
     e.preventDefault();
@@ -59,8 +87,7 @@ export function BackupSettingsPanel() {
       setPending(null);
       setImportPass("");
     } catch (err) {
-      setError(err?.name === "WrongPassphrase" ? t("memory.wrongFilePassphrase")
-        : t("backup.importFailed", { error: errorMessage(err) }));
+      setError(err?.name === "WrongPassphrase" ? t("memory.wrongFilePassphrase") : importError(err));
     }
   };
 
@@ -95,6 +122,7 @@ export function BackupSettingsPanel() {
       ${report.skipped.length ? html`<p>${t("backup.skipped", { n: report.skipped.length })}</p>
         <ul class="small">${report.skipped.map((s) => html`<li key=${s.id}>${s.title || t("backup.untitled")}
           (${t(`backup.why.${s.why}`)})</li>`)}</ul>` : null}
+      <${ImportedParts} report=${report} />
     </div>` : null}
     ${error ? html`<p class="field-error" role="alert">${error}</p>` : null}
   </section>`;

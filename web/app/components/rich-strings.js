@@ -18,6 +18,17 @@ export const fr = {
   "backup.why.same-content": "les mêmes messages",
   "backup.importFailed": "Import impossible, rien n’a changé : {error}",
   "backup.untitled": "Sans titre",
+  "backup.newer": "Ce fichier vient d’une version plus récente d’OpenMasq : mettez l’application à jour pour l’importer. Rien n’a été importé.",
+  "backup.personasAdded": (v) => `${v.n} persona${v.n >= 2 ? "s" : ""} ajouté${v.n >= 2 ? "s" : ""}`,
+  "backup.personasSame": (v) => `${v.n} persona${v.n >= 2 ? "s" : ""} déjà présent${v.n >= 2 ? "s" : ""}`,
+  "backup.personasUnmatched": (v) => `${v.n} persona${v.n >= 2 ? "s" : ""} sans son fournisseur ici : le modèle par défaut s’applique`,
+  "backup.prompt.set": "Prompt système du compte repris du fichier.",
+  "backup.prompt.same": "Prompt système du compte : le même qu’ici.",
+  "backup.prompt.kept": "Prompt système du compte : celui d’ici est gardé (le fichier en a un autre).",
+  "backup.pricesAdded": (v) => `${v.n} prix ajouté${v.n >= 2 ? "s" : ""}`,
+  "backup.pricesKept": (v) => `${v.n} prix non repris : un autre prix ou une autre devise ici`,
+  "backup.pricesUnmatched": (v) => `${v.n} prix non repris : leur fournisseur n’est pas dans ce compte`,
+  "backup.providersMissing": "Fournisseurs absents de ce compte (ajoutez-les pour retrouver leurs modèles) : {names}",
 };
 
 export const en = {
@@ -37,4 +48,15 @@ export const en = {
   "backup.why.same-content": "the same messages",
   "backup.importFailed": "Import failed, nothing changed: {error}",
   "backup.untitled": "Untitled",
+  "backup.newer": "This file comes from a newer version of OpenMasq: update the app to import it. Nothing was imported.",
+  "backup.personasAdded": (v) => `${v.n} persona${v.n === 1 ? "" : "s"} added`,
+  "backup.personasSame": (v) => `${v.n} persona${v.n === 1 ? "" : "s"} already here`,
+  "backup.personasUnmatched": (v) => `${v.n} persona${v.n === 1 ? "" : "s"} without its provider here: the default model applies`,
+  "backup.prompt.set": "The account’s system prompt was taken from the file.",
+  "backup.prompt.same": "The account’s system prompt: the same as here.",
+  "backup.prompt.kept": "The account’s system prompt: this one is kept (the file has another).",
+  "backup.pricesAdded": (v) => `${v.n} price${v.n === 1 ? "" : "s"} added`,
+  "backup.pricesKept": (v) => `${v.n} price${v.n === 1 ? "" : "s"} not taken: another price or currency here`,
+  "backup.pricesUnmatched": (v) => `${v.n} price${v.n === 1 ? "" : "s"} not taken: their provider is not in this account`,
+  "backup.providersMissing": "Providers this account lacks (add them to get their models back): {names}",
 };
