@@ -10,12 +10,13 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import redis
+from child_output import ChildOutput
 
 REDIS_SERVER = "redis-server"
+READY = "Ready to accept connections"  # what redis-server logs once it accepts clients
 
 
 def free_port() -> int:
@@ -45,17 +46,8 @@ class RedisServer:
         self.process = subprocess.Popen(
             [REDIS_SERVER, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.dir), "--save", "",
              "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no", "--logfile", ""],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while True:  # readiness, bounded
-            try:
-                if self.client().ping():
-                    return
-            except redis.exceptions.ConnectionError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # --logfile "": its log on stdout
+        ChildOutput(self.process).wait_for(READY, timeout_s=20)
 
     def stop(self, *, save: bool = True) -> None:
         """SHUTDOWN [SAVE|NOSAVE] and wait for the process to exit."""

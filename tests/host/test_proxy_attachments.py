@@ -254,7 +254,7 @@ def test_the_command_line_lists_allow_media_and_lets_media_through_with_it(upstr
                                 str(port), "--rules-only", "--detect-workers", "0", ALLOW_MEDIA_FLAG],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        _wait_ready(f"http://127.0.0.1:{port}/health", process)
+        _wait_ready(process)
         body = openai_body({"role": "user", "content": [{"type": "image_url", "image_url": {"url": PNG}}]})
         response = httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=body, timeout=60)
         assert response.status_code == 200

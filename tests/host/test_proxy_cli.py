@@ -6,11 +6,11 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from child_output import ChildOutput
 from test_proxy_upstream import ScriptedUpstream
 
 
@@ -54,24 +54,25 @@ def served(request: pytest.FixtureRequest) -> Iterator[tuple[ScriptedUpstream, s
         process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream.base_url,
                                     "--port", str(port), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
-            _wait_ready(f"http://127.0.0.1:{port}/health", process)
+            _wait_ready(process)
+            assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=10).status_code == 200
             yield upstream, f"http://127.0.0.1:{port}/v1"
         finally:
             process.terminate()
             process.wait(timeout=20)
 
 
-def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:  # readiness of a child process, bounded
-        if process.poll() is not None:
-            raise RuntimeError(f"the proxy exited: {process.stdout.read() if process.stdout else b''!r}")
-        try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError("the proxy did not start in 60 s")
+# What uvicorn logs once the proxy's socket accepts (one process), and once a worker is up behind the
+# supervisor's socket, which listens before the workers fork (--workers N): readiness as the child says it.
+SERVING = "Uvicorn running on"
+WORKER_STARTED = "Application startup complete"
+
+
+def _wait_ready(process: subprocess.Popen[bytes], marker: str = SERVING) -> ChildOutput:
+    """Waits for the proxy to say it serves; its output is drained from then on (and kept, for a failure)."""
+    output = ChildOutput(process)
+    output.wait_for(marker)
+    return output
 
 
 def test_an_sdk_pointed_at_the_proxy_base_url_gets_real_names_back_and_the_model_never_sees_them(served):

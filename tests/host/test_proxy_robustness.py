@@ -27,7 +27,7 @@ def start_cli_proxy(upstream: str, *extra: str) -> tuple[subprocess.Popen[bytes]
     process = subprocess.Popen([sys.executable, "-m", "openmasq", "proxy", "--upstream", upstream, "--port",
                                 str(port), "--rules-only", *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        _wait_ready(f"http://127.0.0.1:{port}/health", process)
+        _wait_ready(process)
     except BaseException:
         process.kill()
         process.wait(timeout=20)

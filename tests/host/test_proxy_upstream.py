@@ -111,7 +111,24 @@ class RunningProxy:
         self._socket.bind(("127.0.0.1", 0))
         # log_config=None: uvicorn leaves logging alone, so its records reach the test's capture.
         self._server = uvicorn.Server(uvicorn.Config(self.app, log_config=None, log_level="debug", access_log=True))
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+        self._ready = threading.Event()  # set once the server serves, or its thread ended without
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        server, ready = self._server, self._ready
+        startup = server.startup
+
+        async def startup_then_signal(sockets: Any = None) -> None:
+            try:
+                await startup(sockets)
+            finally:
+                ready.set()
+
+        server.startup = startup_then_signal  # type: ignore[method-assign]
+        try:
+            server.run(sockets=[self._socket])
+        finally:
+            ready.set()
 
     @property
     def base_url(self) -> str:
@@ -122,14 +139,10 @@ class RunningProxy:
         return self.app.state.proxy
 
     def __enter__(self) -> RunningProxy:
-        import time
-
         self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:  # readiness, not timing: bounded wait for the socket to serve
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("the proxy did not start")
-            time.sleep(0.01)
+        # The server says when it serves (or ends); the timeout bounds a hang, it does not pace the test.
+        if not self._ready.wait(timeout=20) or not self._server.started:
+            raise RuntimeError("the proxy did not start")
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 from redis_server import RedisServer
-from test_proxy_cli import _wait_ready, free_port
+from test_proxy_cli import WORKER_STARTED, _wait_ready, free_port
 from test_proxy_robustness import stop
 from test_proxy_upstream import ScriptedUpstream
 
@@ -79,13 +79,14 @@ def team(tmp_path) -> Iterator[tuple[ScriptedUpstream, RedisServer, subprocess.P
              "--rules-only", "--workers", str(WORKERS), "--vault-store", server.url, "--vault-key-file", str(keys),
              "--shutdown-timeout", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
+        output = None
         try:
-            _wait_ready(f"{base}/health", process)
+            output = _wait_ready(process, WORKER_STARTED)
             yield upstream, server, process, base
         finally:
             stop(process)
-            if process.stdout is not None:  # the proxy's log (counts, never values), for a failing run
-                sys.stderr.write(process.stdout.read().decode("utf-8", "replace")[-4000:])
+            if output is not None:  # the proxy's log (counts, never values), for a failing run
+                sys.stderr.write("\n".join(output.lines)[-4000:])
 
 
 def worker_pids(base: str, want: int) -> dict[int, int]:
