@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,7 +54,7 @@ class MemoryModel:
     def __init__(self) -> None:
         self.facts: list[str] = []
         self.extractions: list[str] = []
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()  # notified at each extraction request: waiters wake on it
 
     def __call__(self, received: Received) -> Reply:
         if received.method != "POST":
@@ -68,18 +67,17 @@ class MemoryModel:
         names = FULL_NAME.findall(wire)
         with self.lock:
             self.extractions.append(wire)
+            self.lock.notify_all()
             fact = self.facts.pop(0) if self.facts else "Est ma dentiste."
         doc = {"profil": None, "faits": [{"entite": names[-1], "alias": None, "cat": "personne", "fait": fact}]
                if names else []}
         return Reply(chunks=openai_stream([json.dumps(doc, ensure_ascii=False)]), headers=SSE_HEADERS)
 
     def wait_for_extractions(self, count: int, timeout_s: float = 60) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.extractions) >= count:
-                    return
-            time.sleep(0.05)
+        """Returns at the `count`th extraction request (the timeout bounds a run that never comes)."""
+        with self.lock:
+            if self.lock.wait_for(lambda: len(self.extractions) >= count, timeout=timeout_s):
+                return
         raise AssertionError(f"expected {count} extraction requests, saw {len(self.extractions)}: "
                              + " | ".join(e[:80] for e in self.extractions))
 
