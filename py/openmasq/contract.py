@@ -65,12 +65,17 @@ KIND_LABELS: dict[str, tuple[str, str]] = {
     "number": ("Nombre", "Number"), FALLBACK_KIND: ("Donnée sensible", "Sensitive value"),
 }
 
+# An error event of a send carries one of the codecs' kinds (a provider's failure, chat/codecs/errors.py) or
+# one of the app's: a port's failure (worker/drive.py failure_event: `blocked` by the connection policy,
+# `aborted` by the user; the others arrive as network or timeout) or the send flow's (worker/app.py).
+APP_ERROR_KINDS = ("blocked", "aborted", "offline", "redaction", "preview_changed")
+
 # Enum values the page shows, and the i18n key prefix of their labels (web/app/*strings.js, i18n.js; the
 # kinds' labels come from KIND_LABELS above). tests/host/test_contract.py checks every value has a label.
 ENUMS: dict[str, tuple[str, ...]] = {
     "kind": (*KINDS, FALLBACK_KIND),
     "skipReason": get_args(SkipReason),
-    "errorKind": ERROR_KINDS,
+    "errorKind": (*ERROR_KINDS, *APP_ERROR_KINDS),
     "injectionPolicy": get_args(ProposedInjection),
     "cardStatus": get_args(Status),
     "cardCategory": CATEGORIES,

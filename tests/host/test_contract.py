@@ -222,3 +222,15 @@ def test_the_worker_protocol_in_the_docs_names_every_method_as_built() -> None:
     named = set(re.findall(r"`(\w+)[`(]", section))
     assert sorted(set(dispatch.ROUTES) - named) == [] and sorted(set(contract_js.WORKER_METHODS) - named) == []
     assert "pwa-plan.md" not in text
+
+
+ERROR_KIND_LITERAL = re.compile(r'"type": "error", "kind": "(\w+)"|"error": \{"kind": "(\w+)"|ErrorEvent\("(\w+)"')
+
+
+def test_every_error_kind_the_worker_and_the_codecs_write_is_in_the_contract() -> None:
+    """A kind written in an error event and missing from ENUMS.errorKind would have no label checked."""
+    sources = [*(REPO / "py" / "openmasq" / "worker").glob("*.py"), *(REPO / "py" / "openmasq" / "chat").rglob("*.py")]
+    written = {kind for path in sources for match in ERROR_KIND_LITERAL.findall(path.read_text(encoding="utf-8"))
+               for kind in match if kind}
+    assert {"offline", "redaction", "blocked", "malformed"} <= written  # the pattern finds them
+    assert sorted(written - set(contract.ENUMS["errorKind"])) == []
