@@ -78,6 +78,15 @@ ensure_firefox() {
   npm ci --prefix "$ENGINE_DRIVERS" --ignore-scripts --no-audit --no-fund --loglevel=error
 }
 
+SYNC_SERVER="sync-server"
+
+ensure_sync_server() {
+  # The CouchDB-protocol server the sync tests start (express-pouchdb, in memory; pure JS, no native
+  # module): exact pins in sync-server/package.json, its own lock (docs/sync.md).
+  step "npm ci --ignore-scripts in $SYNC_SERVER (express-pouchdb)"
+  npm ci --prefix "$SYNC_SERVER" --ignore-scripts --no-audit --no-fund --loglevel=error
+}
+
 WEBKIT_DEB_VERSION="2.50.6-1~deb12u2"
 XVFB_DEB_VERSION="2:21.1.7-3+deb12u13"
 
