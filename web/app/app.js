@@ -63,7 +63,9 @@ export function App({ pyWorker = null }) {
   const [providers, setProviders] = useState([]);
   const [route, setRoute] = useState("chat");
   const [lockNotice, setLockNotice] = useState("");
-  const [, setLangTick] = useState(currentLang());
+  // The language is set before the first render: the boot screen is the first thing shown, in the browser's
+  // language (or the one chosen before), not in the table's default.
+  const [, setLangTick] = useState(() => setLang(initialLang()));
   const toasts = useToasts();
   const workersRef = useRef(null);
   const api = workersRef.current?.api;
@@ -71,7 +73,6 @@ export function App({ pyWorker = null }) {
   const changeLang = useCallback((value) => setLangTick(setLang(value)), []);
 
   useEffect(() => {
-    setLang(initialLang());
     applyTheme(initialTheme());
     boot();
     return () => workersRef.current?.terminate();

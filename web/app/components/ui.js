@@ -3,6 +3,7 @@
 import { html, useEffect, useLayoutEffect, useRef, useState, createContext, useContext } from "../lib.js";
 import { t } from "../i18n.js";
 import { Icon } from "./icons.js";
+import { publishToastsHeight } from "./toast-room.js";
 
 let nextId = 0;
 export const uid = (prefix = "id") => `${prefix}-${++nextId}`;
@@ -116,7 +117,9 @@ export function useToasts() {
 }
 
 export function Toasts({ toasts, dismiss }) {
-  return html`<div class="toasts" role="status" aria-live="polite">
+  const region = useRef(null);
+  useEffect(() => publishToastsHeight(region.current), []); // the chat keeps this much room (toast-room.js)
+  return html`<div class="toasts" role="status" aria-live="polite" ref=${region}>
     ${toasts.map((toast) => html`<div key=${toast.id} class=${`toast ${toast.tone || ""}`}>
       <span>${toast.message}</span>
       ${toast.action ? html`<button type="button" class="button small" onClick=${() => {

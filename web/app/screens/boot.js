@@ -1,16 +1,24 @@
 // The boot screen with the worker's real progress (download, compile, import), and the fatal screen.
-import { html, useEffect, useState } from "../lib.js";
+import { html, useEffect, useRef, useState } from "../lib.js";
 import { t, formatBytes } from "../i18n.js";
 import { Icon } from "../components/icons.js";
 import { onPrecacheProgress, precacheProgress } from "../offline.js";
 
 const STAGES = ["download", "compile", "import", "ready"];
 
+/** The furthest step reached: the packages are downloaded after Pyodide's WebAssembly is compiled, and a
+ * step once ticked stays ticked (the list says how far the start went, the line above what runs now). */
+function useFurthest(index) {
+  const furthest = useRef(-1);
+  furthest.current = Math.max(furthest.current, index);
+  return furthest.current;
+}
+
 export function BootScreen({ progress }) {
   const stage = progress?.stage || "workers";
   const { loaded = 0, total = 0 } = progress || {};
   const determinate = stage === "download" && total > 0;
-  const index = STAGES.indexOf(stage);
+  const index = useFurthest(STAGES.indexOf(stage));
   const label = progress?.label;
   return html`<div class="center-screen boot" aria-busy="true">
     <div class="boot-card">
@@ -21,7 +29,7 @@ export function BootScreen({ progress }) {
         ? html`<progress max=${total} value=${loaded} aria-labelledby="boot-stage"></progress>
             <p class="muted small">${t("boot.bytes", { loaded: formatBytes(loaded), total: formatBytes(total) })}</p>`
         : html`<progress aria-labelledby="boot-stage"></progress>`}
-      <ol class="boot-steps" aria-hidden="true">
+      <ol class="boot-steps" aria-hidden="true" data-reached=${index}>
         ${STAGES.slice(0, 3).map((s, i) => html`<li class=${i < index ? "done" : i === index ? "current" : ""}>
           ${t(`boot.stage.${s}`)}</li>`)}
       </ol>

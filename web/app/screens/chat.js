@@ -14,6 +14,7 @@ import { ModelButton, ModelDialog } from "../components/model-picker.js";
 import { Onboarding, needsOnboarding } from "../components/onboarding.js";
 import { ConversationUsage, InstructionsFields, ReplyUsage, personasApi, useUsage } from "../components/instructions.js";
 import { useChatCommands } from "../components/keyboard.js";
+import { useToastRoom } from "../components/toast-room.js";
 
 const SEARCH_DEBOUNCE_MS = 200;
 // The composer's preview waits for a pause in typing: each one runs the whole masking in py-worker.
@@ -431,6 +432,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     if (el && stick.current && !welcome) el.scrollTop = el.scrollHeight; // the first run reads from its top
   });
   useEffect(() => { stick.current = true; }, [conv?.id]);
+  useToastRoom(ref, stick, conv?.id); // a toast sits above the composer, the list keeps room for it
 
   const onScroll = (e) => {
     const el = e.currentTarget;

@@ -1,0 +1,111 @@
+"""Two small things of issue 18, item 10, in the real page. Toasts: at 360 px and at 1280 px, toasts shown
+after a reply (two, stacked: the reply copied twice) sit between the last reply and the composer, covering
+neither the reply nor its actions nor the composer (read from the DOM's geometry while both are shown). The
+boot screen: in an English browser it speaks English from its first render (every state the boot screen
+took is recorded by a MutationObserver installed before the page's scripts), and its steps tick forward
+only, to the last one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_chat import (
+    LAPTOP,
+    add_provider,
+    create_account,
+    new_conversation,
+    open_app,
+    send,
+    wait_for_gate,
+    wait_for_reply,
+)
+
+from openmasq.testing.upstream import ScriptedUpstream
+
+SIZES = {"laptop": LAPTOP, "phone": {"width": 360, "height": 780}}
+LONG_MESSAGE = "\n".join(f"Ligne {n} : le devis de la cuisine, point par point." for n in range(1, 31))
+
+# True while the two toasts are shown and the last reply (its actions included), the toast and the composer are stacked
+# in that order without overlapping, the view at the end of the list (which is longer than its window).
+SETTLED = """() => {
+  const toast = document.querySelector('.toasts');
+  const list = document.querySelector('[data-testid=messages]');
+  const replies = [...document.querySelectorAll('[data-testid=messages] article.message')];
+  const composer = document.querySelector('[data-testid=composer]');
+  if (toast?.childElementCount !== 2 || !list || !replies.length || !composer) return false;
+  const last = replies[replies.length - 1].getBoundingClientRect();
+  const actions = replies[replies.length - 1].querySelector('.message-actions')?.getBoundingClientRect();
+  const t = toast.getBoundingClientRect();
+  const c = composer.getBoundingClientRect();
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 2;
+  return list.scrollHeight > list.clientHeight && atEnd && Boolean(actions) && actions.bottom <= t.top
+    && last.bottom <= t.top && t.bottom <= c.top && t.height > 0;
+}"""
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_toast_after_a_reply_covers_neither_the_last_reply_its_actions_nor_the_composer(
+    context: Any, site_server: Any, provider: ScriptedUpstream, shoot: Any, size: str
+) -> None:
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_server.url.rstrip("/"))
+    page = open_app(context, site_server.url, SIZES[size])
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    if size == "laptop":
+        new_conversation(page)
+    else:
+        page.click("[data-action=new-conversation-head]")
+    send(page, LONG_MESSAGE)
+    reply = wait_for_reply(page)
+    # Two toasts, stacked (copied as text, then as Markdown): the room grows with them.
+    reply.locator("[data-action=copy]").click()
+    page.locator(".toasts .toast", has_text="Copié").wait_for()
+    reply.locator("[data-action=copy-markdown]").click()
+    page.wait_for_function("() => document.querySelectorAll('.toasts .toast').length === 2")
+    page.wait_for_function(SETTLED, timeout=30_000)
+    shoot(page, f"toast-{size}", full_page=False)
+    # Leaving the chat gives the room back: no space kept for toasts at the end of a list not shown.
+    page.click("[data-route=settings]")
+    assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--composer-space')") == ""
+    assert page.ui_errors == []
+
+
+RECORD_BOOT = """
+window.__boot = [];
+const record = () => {
+  const stage = document.getElementById('boot-stage');
+  if (!stage) return;
+  const steps = [...document.querySelectorAll('.boot-steps li')];
+  const state = { lang: document.documentElement.lang, stage: stage.textContent,
+                  steps: steps.map((li) => li.textContent.trim()),
+                  done: steps.filter((li) => li.classList.contains('done')).length };
+  const prev = window.__boot[window.__boot.length - 1];
+  if (!prev || JSON.stringify(prev) !== JSON.stringify(state)) window.__boot.push(state);
+};
+new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true,
+                                                 attributes: true });
+"""
+FRENCH = ("Téléchargement", "Compilation", "Chargement du code", "Démarrage", "Prêt")
+
+
+def test_the_boot_screen_speaks_the_browsers_english_from_its_first_render_and_its_steps_tick_forward(
+    browser: Any, site_server: Any
+) -> None:
+    context = browser.new_context(locale="en-US")
+    try:
+        context.add_init_script(RECORD_BOOT)
+        page = open_app(context, site_server.url)
+        wait_for_gate(page)
+        states: list[dict[str, Any]] = page.evaluate("() => window.__boot")
+    finally:
+        context.close()
+    assert states, "the boot screen was never seen"
+    assert {s["lang"] for s in states} == {"en"}
+    shown = " ".join(s["stage"] + " " + " ".join(s["steps"]) for s in states)
+    assert [word for word in FRENCH if word in shown] == []
+    assert states[0]["steps"] == ["Downloading the engine", "Compiling", "Loading the Python code"]
+    done = [s["done"] for s in states]
+    assert done == sorted(done) and done[-1] == 3  # forward only, to the end
+    assert len(set(done)) >= 3  # it ticked on the way, not only at the end
