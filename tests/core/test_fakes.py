@@ -982,3 +982,16 @@ def test_unknown_kind_swaps_digits_or_scrambles_letters() -> None:
         assert digit_mask(fakes.fake_for("mystery", "AB-1234", rng)).startswith("AB-")
         scrambled = fakes.fake_for("mystery", "Bonjour", rng)
         assert class_mask(scrambled) == class_mask("Bonjour") and scrambled != "Bonjour"
+
+
+@pytest.mark.parametrize(("real", "words"), [
+    ("Postfach 11 02 34, 33602 Bielefeld", "Postfach "),
+    ("P.O. Box 5521", "P.O. Box "),
+    ("Apartado de Correos 1187", "Apartado de Correos "),
+])
+def test_a_post_box_keeps_its_words_and_gets_another_number_and_town(real: str, words: str) -> None:
+    fake = fakes.fake_address(real, random.Random(4))
+    assert fake.startswith(words)
+    assert fake != real
+    assert "Bielefeld" not in fake and "33602" not in fake
+    assert re.sub(r"\d", "0", fake[len(words):len(words) + 4]) == re.sub(r"\d", "0", real[len(words):len(words) + 4])

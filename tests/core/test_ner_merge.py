@@ -143,3 +143,24 @@ def test_a_famous_name_found_by_the_model_is_spared_below_strict_only():
     assert spared.text == text
     strict = pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions(level="strict", lang="fr", spans=spans))
     assert "Macron" not in strict.text
+
+
+def test_a_model_organisation_that_names_nothing_is_dropped():
+    text = "the parcel for item.Title costs 320 € HT at the hotel, Entwicklung"
+    found = [raw(text, "parcel", "org"), raw(text, "item.Title", "org"), raw(text, "HT", "org"),
+             raw(text, "hotel", "org"), raw(text, "Entwicklung", "org")]
+    assert engine_spans(text, found) == []
+
+
+def test_a_model_organisation_with_a_name_word_or_an_invented_word_is_kept():
+    text = "bei spedition krüger und Edilnord, l'asso Les Amis du Vieux Lavoir"
+    found = [raw(text, "spedition krüger", "org"), raw(text, "Edilnord", "org"),
+             raw(text, "l'asso Les Amis du Vieux Lavoir", "org")]
+    assert values(engine_spans(text, found)) == [
+        ("spedition krüger", "org"), ("Edilnord", "org"), ("asso Les Amis du Vieux Lavoir", "org")]
+
+
+def test_a_model_place_made_of_a_role_and_a_first_name_is_no_place():
+    text = "Ansprechpartner Uwe Schwarz, Lager in Bielefeld"
+    found = [raw(text, "Ansprechpartner Uwe", "loc"), raw(text, "Bielefeld", "loc")]
+    assert values(engine_spans(text, found)) == [("Bielefeld", "location")]

@@ -58,6 +58,17 @@ ADDRESSES = [
     ("Piazza Navona 5", "Piazza Navona 5"),
     ("Corso Buenos Aires 3, 20124 Milano MI", "Corso Buenos Aires 3, 20124 Milano MI"),
     ("Via dell'Orso 7", "Via dell'Orso 7"),
+    # typed in lower case in a chat
+    ("j'habite au 27 rue des lilas à pantin", "27 rue des lilas"),
+    ("drop it at 9 elmwood ave please", "9 elmwood ave"),
+    ("estoy en calle toledo 88 2ºb desde ayer", "calle toledo 88 2ºb"),
+    ("abito in via della spiga 5 da un anno", "via della spiga 5"),
+    ("wohne jetzt in der lindenstr 12a", "lindenstr 12a"),
+    # post boxes
+    ("P.O. Box 3317, Boise", "P.O. Box 3317"),
+    ("Postfach 10 44 21", "Postfach 10 44 21"),
+    ("Apartado de Correos 502", "Apartado de Correos 502"),
+    ("BP 118, 69003 Lyon", "BP 118, 69003 Lyon"),
 ]
 
 
@@ -85,6 +96,10 @@ NOT_ADDRESSES = [
     "3 avenue",
     "j'ai fait la route de Paris 2 fois cette semaine",
     "la rue Victor Hugo 3 ans après",
+    "i waited 3 days and 2 rue",
+    "the 2 main roads are closed",
+    "il 3 via email",
+    "the box is 40 cm wide",
 ]
 
 

@@ -35,6 +35,8 @@ EMAILS = [
     ("jean\u200b.dupont@example.fr", "jean\u200b.dupont@example.fr"),
     ("x" * 64 + "@example.com", "x" * 64 + "@example.com"),
     ("premier@a.fr, second@b.de", "second@b.de"),
+    # a spelled "at" of prose before the address ("me at ...") does not hide it
+    ("reach me at sara.ng[at]bluefin-design[dot]co[dot]uk tomorrow", "sara.ng[at]bluefin-design[dot]co[dot]uk"),
 ]
 
 
@@ -124,6 +126,9 @@ PHONES = [
     # an area code set apart by a slash, the subscriber's digits grouped by dots or opening with one digit
     ("son gsm 0478/52.31.09. Lequel ?", "0478/52.31.09", 0.9),
     ("erreichst du unter 0203/4 55 12 78, ab 14 Uhr", "0203/4 55 12 78", 0.9),
+    # a digit at a time, a trunk "(0)" after the country code
+    ("rappelle-moi au 0 6 1 2 3 4 5 6 7 8 stp", "0 6 1 2 3 4 5 6 7 8", 0.9),
+    ("Mobil: +49 (0)151 / 234 567 89", "+49 (0)151 / 234 567 89", 1.0),
 ]
 
 
@@ -145,6 +150,7 @@ def test_phone_followed_by_extra_digits_keeps_its_valid_prefix() -> None:
 
 NOT_PHONES = [
     "le 12/03/2024 à 14h30",
+    "the digits 1 2 3 4 5 6 7 8 9 0 in order",
     "le 12.03.2024",
     "2024-03-12T14:30:00",
     "de 14:30 à 16:45",

@@ -41,6 +41,9 @@ BIRTH_DATES = [
     ("Me llamo Esteban, nací el 9 de julio de 1995 en Cusco", "9 de julio de 1995"),
     ("Nombre: Grace\nFecha nac.: 02/08/1994", "02/08/1994"),
     ("Mein Mann hat am 03.11.1962 Geburtstag, ab wann", "03.11.1962"),
+    # a two-digit year after a month name, a birth phrase after the date
+    ("Date of birth 14 Feb 79, Irish citizen", "14 Feb 79"),
+    ("le 4 juin 1990 je suis née à Dakar", "4 juin 1990"),
 ]
 
 
@@ -105,6 +108,7 @@ NOT_BIRTH_DATES = [
     "Il est né. Le 12/03/2024 nous sommes partis",
     "la société, née en 2010, a signé le 12/03/2024",
     "born to run, released 1975",
+    "meeting on 3 Mar 85 people",
 ]
 
 

@@ -38,6 +38,10 @@ MATCHES = [
     ("immatriculée au RCS de Nanterre sous le numéro 542 051 180", "siren", "542 051 180"),
     ("732 829 320 R.C.S. Paris", "siren", "732 829 320"),
     ("n° SIREN 552.100.554", "siren", "552.100.554"),
+    # licence plates in layouts only plates have (Spanish, French, British)
+    ("me multaron con el coche 7302 JKT en Teruel", "record_id", "7302 JKT"),
+    ("la voiture immatriculée AB-482-KD", "record_id", "AB-482-KD"),
+    ("a silver Focus, BD51 SMR, parked outside", "record_id", "BD51 SMR"),
     # SIRET anywhere: 14 digits, both Luhn checks
     ("SIRET : 732 829 320 00074", "siret", "732 829 320 00074"),
     ("73282932000074", "siret", "73282932000074"),
@@ -116,6 +120,8 @@ NOT_MATCHES = [
     ("123-00-6789", "ssn"),
     ("123456789", "ssn"),
     ("1234-56-7890", "ssn"),
+    ("commande 7302 JKT livrée", "record_id"),
+    ("in 2024 ABC opened", "record_id"),
 ]
 
 

@@ -109,6 +109,16 @@ LABELLED = [
     ("mi ha mandato una diffida, numero pratica 2219/B. Cosa rispondo?", "2219/B", "record_id"),
     ("Oggetto: Paziente n. 2024/00381", "2024/00381", "record_id"),
     ("la targa dell'altra macchina è FG 482 KL, abito a Cinisello", "FG 482 KL", "record_id"),
+    # the bare word "account" before its number; four filler words between label and value
+    ("Sort code 40-11-62, account 31926819, name on account: Ms K. Obi", "31926819", "account_number"),
+    ("El CIF de mi empresa es A-58818501, ¿está bien?", "A-58818501", "cif"),
+    # a contract's number, a letter's own reference
+    ("contrat n° 5582019, je veux résilier", "5582019", "record_id"),
+    ("Your ref: JD/KL/44120. Dear Sir", "JD/KL/44120", "record_id"),
+    ("Ihr Zeichen: 2024-KR-118, unser Schreiben vom", "2024-KR-118", "record_id"),
+    # the rest of the number on the next line
+    ("Versichertennr.: M481\n553210 (steht so auf der Karte)", "M481\n553210", "record_id"),
+    ("n° de sécu 2 91 03 13 055\n218 44 (le reste)", "2 91 03 13 055\n218 44", "record_id"),
 ]
 
 
@@ -137,6 +147,8 @@ UNLABELLED = [
     "registration 2024 opens on Monday",
     "permis B depuis 2010",
     "joined on customer_id, for 2023 only",
+    "my account was closed in 2023",
+    "contrat de travail signé le 12",
 ]
 
 
@@ -162,6 +174,16 @@ LABEL_NEAR_MISSES = [
     "passport photos: 2 for 12 €",
     "NIF pendiente, te lo mando mañana",
 ]
+
+
+def test_a_spanish_account_in_its_printed_layout_is_found_without_a_label() -> None:
+    text = "mi cuenta de siempre era la 2100-0418-45-0200051332, ¿cómo saco el IBAN?"
+    assert "account_number" in kinds_at(text, "2100-0418-45-0200051332")
+
+
+def test_a_labelled_value_does_not_run_into_the_next_line_of_text() -> None:
+    text = "N° client : 552811\n12 rue des Lilas"
+    assert "record_id" in kinds_at(text, "552811")
 
 
 @pytest.mark.parametrize("text", LABEL_NEAR_MISSES)

@@ -86,3 +86,16 @@ def test_one_real_domain_keeps_one_fake_across_messages() -> None:
                                  "https://github.com/python/cpython"])
 def test_platform_pages_are_no_profiles(url: str) -> None:
     assert not [s for s in detect_rules(f"voir {url}") if s.kind == "profile"]
+
+
+def test_a_site_named_after_a_person_or_firm_of_the_same_text_is_masked_with_them() -> None:
+    text = "Viele Grüße\nJens Albrecht\nTischlerei Albrecht & Sohn\nwww.tischlerei-albrecht-bielefeld.de"
+    out = pseudonymise(text, Vault.new(bytes(range(32)), mode="fake"), RedactOptions()).text
+    assert "albrecht" not in out.lower()
+    assert "www." in out and out.endswith(".de")
+
+
+def test_a_public_site_beside_a_name_stays() -> None:
+    text = "Guido says the docs on www.python.org are the best"
+    out = pseudonymise(text, Vault.new(bytes(range(32)), mode="fake"), RedactOptions()).text
+    assert "www.python.org" in out

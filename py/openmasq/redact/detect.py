@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
+from ..patterns import deferred
 from . import lexicon
 from .lone_names import detect_lone_names
 from .names import detect_handles, detect_names
@@ -21,7 +22,9 @@ from .spans import Span
 from .tables import detect_table_values
 from .text import (
     FoldedText,
+    fold,
     is_word_char,
+    strip_accents,
     symbols_as_spaces,
     tolerant_pattern,
     tolerant_spans,
@@ -64,7 +67,39 @@ def gather(text: str, options: RedactOptions, *, offload: Offload | None = None)
         found = [piece for span in found for piece in _cut_at_symbols(span, plain, view)]
     mapped = [_to_original(span, offsets, len(text)) for span in found]
     mapped.extend(_given_spans(text, options.spans))
-    return mapped
+    return mapped + sites_naming(mapped)
+
+
+# A URL or domain whose host holds a word of a person or an organisation found in the same text
+# ("Jens Albrecht, Tischlerei Albrecht" and "www.tischlerei-albrecht-bielefeld.de") is their own site: masked as
+# an e-mail's domain is ("site"), where a URL alone is public. Words of four letters or more, folded.
+_SITE_NAMERS = frozenset({"person", "org"})
+_SITE_WORD_MIN = 4
+_WEB_KINDS = frozenset({"url", "domain"})
+
+
+def sites_naming(spans: list[Span]) -> list[Span]:
+    """A "site" span over each URL or domain span that names one of the people or organisations of `spans`."""
+    webs = [s for s in spans if s.kind in _WEB_KINDS]
+    if not webs:
+        return []
+    words = {fold(w) for s in spans if s.kind in _SITE_NAMERS for w in _WORD.findall(s.value)
+             if len(w) >= _SITE_WORD_MIN}
+    if not words:
+        return []
+    return [Span(s.start, s.end, s.value, "site", "rule", 0.9) for s in webs
+            if any(word in label for label in _host_labels(s.value) for word in words)]
+
+
+_WORD = deferred(r"[^\W\d_]+")
+
+
+def _host_labels(value: str) -> list[str]:
+    """The host's labels but its top-level domain and "www", folded ("www.tischlerei-albrecht.de" ->
+    ["tischlerei-albrecht"])."""
+    host = value.split("//", 1)[-1].split("/", 1)[0].rpartition("@")[2].split(":", 1)[0]
+    labels = strip_accents(host.casefold()).split(".")
+    return [label for label in labels[:-1] if label != "www"]
 
 
 def detect_names_and_orgs(view: str, known_names: tuple[str, ...]) -> NamesAndOrgs:

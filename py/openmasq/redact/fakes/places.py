@@ -11,6 +11,7 @@ from functools import cache, lru_cache
 
 from ...patterns import deferred
 from ..places import regions_like
+from ..rules.address import POST_BOX_WORDS
 from ..text import strip_accents
 from . import _places_data as data
 from ._shape import DIGITS, UPPER, distinct, match_case, pick_near_length, redraw_digits, scramble
@@ -597,6 +598,10 @@ def _city_words(text: str) -> str:
     return "".join(kept).strip(" -")
 
 
+_POST_BOX_HEAD = deferred(POST_BOX_WORDS)
+_BOX_NUMBER = deferred(r"\d{1,6}(?:[ ]\d{2,3}){0,2}")
+
+
 def fake_address(real: str, rng: random.Random, *, country: str | None = None) -> str:
     """Same country and shape: house number redrawn (its "bis"/"B" suffix kept), street type
     kept, street name replaced by a believable one, postal code and town replaced together by a
@@ -606,12 +611,24 @@ def fake_address(real: str, rng: random.Random, *, country: str | None = None) -
     code = _normal_country(country) or detect_country(real)
 
     def make(r: random.Random) -> str:
+        box = _POST_BOX_HEAD.match(real)
+        if box is not None:
+            return _fake_post_box(real, box.end(), code, r)
         street, locality, match = _split_locality(real, code)
         new_street = _fake_street_part(street, code, r) if street else ""
         new_locality = _fake_locality(locality, match, code, r) if locality else ""
         return new_street + new_locality
 
     return distinct(real, rng, make)
+
+
+def _fake_post_box(real: str, head_end: int, code: str, rng: random.Random) -> str:
+    """"Postfach 11 02 34, 33602 Bielefeld": the box's words kept, its number redrawn, the town replaced."""
+    number = _BOX_NUMBER.match(real, head_end)
+    end = number.end() if number else head_end
+    rest = real[end:]
+    fake_rest = _fake_locality(rest, _locality_pattern(code).search(rest), code, rng) if rest.strip(" ,\n") else rest
+    return real[:head_end] + redraw_digits(real[head_end:end], rng) + fake_rest
 
 
 # --- places -------------------------------------------------------------------------------------

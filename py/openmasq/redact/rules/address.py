@@ -262,6 +262,72 @@ def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
     return hit
 
 
+# --- typed in lower case, and post boxes -----------------------------------------------------------
+
+# In chat a street is typed in lower case ("38 avenue de la république", "14 cranbrook rd", "calle alcalá 214
+# 3ºd", "via dei serragli 41", "gneisenaustr 47"): a house number beside a street type still says address.
+# One to four lower-case words make the name; a floor or a door may follow the Spanish and Italian number.
+_LOW_WORD = r"[a-zà-ÿß][a-zà-ÿß'’-]{0,30}"
+_LOW_NAME = rf"{_LOW_WORD}(?: {_LOW_WORD}){{0,3}}"
+# Only the types that are no everyday word in lower case ("3 place de la gare", "2 cours de maths", "one way").
+_LOW_FR_TYPES = r"rue|avenue|av\.|bd|boulevard|all[ée]e|chemin|impasse|quai|faubourg"
+_LOW_EN_TYPES = r"street|st|road|rd|avenue|ave|lane|ln|drive|crescent|terrace|gardens|mews"
+_LOW_ES_IT_TYPES = r"calle|c/|avenida|avda\.|paseo|plaza|ronda|via|viale|piazza|corso|vicolo|largo|strada"
+_LOW_DE_SUFFIX = r"stra(?:ß|ss)e|str\.?|weg|platz|allee|gasse|ring|damm"
+_LOWERCASE_STREET = deferred(
+    rf"(?<![\w,.])\d{{1,4}}(?: ?(?:bis|ter|[a-h]))?,? (?:{_LOW_FR_TYPES}) (?:(?:de|du|des|la|le|les|d['’]|l['’]) ?)*"
+    rf"{_LOW_WORD}(?: {_LOW_WORD}){{0,2}}(?=$|[\s,.;:!?)])"
+    rf"|(?<![\w,.])\d{{1,4}}[a-z]? {_LOW_NAME} (?:{_LOW_EN_TYPES})\.?(?![\w])"
+    rf"|(?<![\w])(?:{_LOW_ES_IT_TYPES}) {_LOW_NAME},? (?:n[º°.] ?)?\d{{1,4}}(?:/?[a-z](?![\w]))?"
+    r"(?:,? \d{1,2}[º°ª] ?[a-z]?(?![\w]))?(?![\w])"
+    rf"|(?<![\w])[a-zäöüß]{{2,30}}(?:{_LOW_DE_SUFFIX}) \d{{1,4}}[a-z]?(?![\w])"
+)
+# Words that end a lower-case name: what follows a street in a sentence, not part of its name.
+_LOW_STOP = frozenset({
+    "à", "a", "au", "en", "et", "y", "e", "in", "and", "at", "near", "pour", "for", "para", "per", "con", "with",
+    "avec", "mit", "und", "bei", "por", "si", "se", "que", "che", "is", "es", "è", "est", "ist", "was", "il", "el",
+})
+# P.O. boxes, as each country writes them (fakes/places.py keeps the words and redraws the number).
+POST_BOX_WORDS = (
+    r"(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Postfach|Apartado(?: de [Cc]orreos)?|Apdo\.?|"
+    r"Casella [Pp]ostale|Case [Pp]ostale|B\.P\.|BP)[ ]?(?:n[º°.] ?)?"
+)
+_POST_BOX = deferred(rf"(?<![\w]){POST_BOX_WORDS}\d{{1,6}}(?:[ ]\d{{2,3}}){{0,2}}(?![\w])")
+
+
+# Words of a sentence, not of a street's name, between a number and a street type ("5 km down the road").
+_NOT_NAME_WORDS = frozenset({
+    "the", "a", "an", "of", "to", "down", "up", "along", "across", "my", "our", "your", "this", "that", "km", "mi",
+    "miles", "mile", "m", "min", "mins", "minutes", "hours", "blocks", "yards", "feet", "ft", "steps", "metres",
+    "meters", "more", "other", "different", "new", "old", "main", "big", "small", "long", "busy",
+})
+
+
+def _lowercase_addresses(text: str) -> list[Hit]:
+    hits: list[Hit] = []
+    for m in _LOWERCASE_STREET.finditer(lowered(text)):
+        end = _before_stop_word(text, m.start(), m.end())
+        if end is None or text[m.start() : end].lower() != text[m.start() : end]:
+            continue
+        if text[m.start()].isdigit() and any(w in _NOT_NAME_WORDS for w in text[m.start() : end].split()[1:]):
+            continue
+        hits.append(_with_tail(text, m.start(), end))
+    return hits
+
+
+def _before_stop_word(text: str, start: int, end: int) -> int | None:
+    """The street cut before the first word of the sentence around it ("38 rue de la paix à montrouge")."""
+    words = [(w.start(), w.end()) for w in re.finditer(r"[^\s,]+", text[start:end])]
+    for i, (a, _b) in enumerate(words[2:], 2):
+        if text[start + a : start + _b].lower() in _LOW_STOP:
+            return start + words[i - 1][1] if i > 2 else None
+    return end
+
+
+def _post_boxes(text: str) -> list[Hit]:
+    return [_with_tail(text, m.start(), m.end()) for m in _POST_BOX.finditer(text)]
+
+
 _ADDRESS_PROBE = deferred(r"\d")
 
 
@@ -273,4 +339,5 @@ def find_addresses(text: str) -> list[Hit]:
     return (
         _french_addresses(text) + _english_addresses(text)
         + _german_addresses(text, numbers) + _spanish_italian_addresses(text, numbers)
+        + _lowercase_addresses(text) + _post_boxes(text)
     )

@@ -102,11 +102,23 @@ def _obfuscated_emails(text: str) -> list[Hit]:
     anchors = [(m.start(), m.end()) for m in _OBFUSCATION_PROBE.finditer(lowered(text))]
     if not anchors:
         return hits
-    return hits + [
-        Hit(m.start(), m.end(), "email", 0.9)
-        for m in windowed_matches(text, _EMAIL_OBFUSCATED, anchors, 120, 240)
-        if _is_obfuscated_email(text, m.start(), m.group(0)) and not glued(text, m.start(), m.end())
-    ]
+    found = [_obfuscated_email_from(text, m) for m in windowed_matches(text, _EMAIL_OBFUSCATED, anchors, 120, 240)]
+    return hits + [Hit(m.start(), m.end(), "email", 0.9) for m in found if m is not None]
+
+
+def _obfuscated_email_from(text: str, m: re.Match[str] | None) -> re.Match[str] | None:
+    """The match if it is an address, else the first address that starts inside it: in "me at
+    tom.hadley[at]host[dot]uk" the spelled "at" of prose comes first and is no address."""
+    tries = 0
+    while m is not None and tries < _OBFUSCATED_RETRIES:
+        if _is_obfuscated_email(text, m.start(), m.group(0)) and not glued(text, m.start(), m.end()):
+            return m
+        m = _EMAIL_OBFUSCATED.search(text, m.start() + 1, min(len(text), m.end() + 240))
+        tries += 1
+    return None
+
+
+_OBFUSCATED_RETRIES = 3
 
 
 def _is_obfuscated_email(text: str, start: int, value: str) -> bool:
@@ -439,5 +451,27 @@ def _valid_national(digits: str, region: str) -> bool:
     return bool(phonenumbers.is_valid_number(number))
 
 
+# Phones written in a way no run of groups reads: a digit at a time ("0 6 7 4 2 1 9 8 5 3", read out or typed
+# from a form's boxes), or a trunk "(0)" after the country code ("+49 (0)171 / 552 83 09").
+_SPACED_DIGITS = deferred(r"(?<![\w+.,/-])(?:\+ ?)?\d(?: \d){8,13}(?![\w]| \d)")
+_TRUNK_IN_BRACKETS = deferred(r"(?<![\w+])\+\d{1,3} ?\(0\) ?\d{2,5}(?: ?[/.-]? ?\d{2,8}){1,4}(?![\w]|[ /.-]\d)")
+
+
+def find_unusual_phones(text: str) -> list[Hit]:
+    """Phones of the two writings above, scored on their digits as find_phones scores a run."""
+    hits: list[Hit] = []
+    for m in _SPACED_DIGITS.finditer(text):
+        compact = m.group().replace(" ", "")
+        keyword = keyword_before(_PHONE_WORDS, text, m.start(), 40) or phone_label_before(text, m.start())
+        score = _library_score(compact, keyword)
+        if score:
+            hits.append(Hit(m.start(), m.end(), "phone", score))
+    for m in _TRUNK_IN_BRACKETS.finditer(text):
+        international = "+" + "".join(ch for ch in m.group().replace("(0)", "") if ch.isdigit())
+        if _valid_international(international):
+            hits.append(Hit(m.start(), m.end(), "phone", 1.0))
+    return hits
+
+
 def find_contact(text: str) -> list[Hit]:
-    return find_emails(text) + find_phones(text)
+    return find_emails(text) + find_phones(text) + find_unusual_phones(text)

@@ -119,7 +119,14 @@ def _birth_phrase_before(low: str, start: int) -> bool:
 
 # A birth verb right after the date, or the birthday it is: "ist am 02.02.1938 geboren", "was born", "è nato",
 # "hat am 03.11.1962 Geburtstag".
-_BIRTH_AFTER = deferred(r"[ ,]{1,3}(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b|geburtstag|birthday\b)")
+_BIRTH_AFTER = deferred(
+    r"[ ,]{1,3}(?:(?:je suis|j['’]suis|i was|ich bin|ich wurde|sono|yo)[ ])?"
+    r"(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b|naci\b|geburtstag|birthday\b)"
+)
+# After a birth phrase a month name may come with a two-digit year ("Date of birth 3 Mar 85", "geb. 3. Mai 91").
+_SHORT_YEAR_DATE = deferred(
+    rf"(?<![\w.]){_DAY}[ ]{{1,2}}(?:de[ ]|of[ ])?(?i:(?P<m>{_MONTH}))\.?,?[ ]{{1,2}}['’]?(?P<y>\d{{2}})(?![\w]|[.,]\d)"
+)
 
 
 def _birth_word_after(low: str, end: int) -> bool:
@@ -129,8 +136,8 @@ def _birth_word_after(low: str, end: int) -> bool:
 def find_dates_and_dobs(text: str) -> list[Hit]:
     """Every full date; a date of birth is reported as `dob` instead of `date`."""
     dates = find_dates(text)
-    if not dates:
-        return dates
     low = lowered(text)
-    return [Hit(h.start, h.end, "dob", 0.9) if _birth_phrase_before(low, h.start) or _birth_word_after(low, h.end)
-            else h for h in dates]
+    short = [Hit(m.start(), m.end(), "dob", 0.9) for m in _SHORT_YEAR_DATE.finditer(text)
+             if _is_named_date(m) and _birth_phrase_before(low, m.start())] if _DOB_CONTEXT.search(low) else []
+    return short + [Hit(h.start, h.end, "dob", 0.9)
+                    if _birth_phrase_before(low, h.start) or _birth_word_after(low, h.end) else h for h in dates]

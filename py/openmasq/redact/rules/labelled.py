@@ -52,7 +52,8 @@ _SHAPES: dict[str, str] = {
     "sort_code": r"\d{2}[- ]\d{2}[- ]\d{2}(?![\w]|[- ]\d)|\d{6}(?![\w])",
     "account": _digits(6, 12, " -"),
     "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
-    "id_card": r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])",
+    "id_card": (r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])"
+                r"|[A-Z]{2}[ ]?\d{5,7}[ ]?[A-Z]{2}(?![\w])"),  # the Italian CIE, "CA 48213 FF"
     # A licence plate: letter and digit groups with single separators ("AB-123-CD", "M-AB 1234", "1234 BCD").
     "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z0-9]{5,8}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
@@ -85,9 +86,11 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         (("iban", "iban"), ("rib", "iban")),
     ),
     "account": (
-        r"account (?:number|no\.?|n°|#)|acc(?:oun)?t\.? no\.?|a/c(?: no\.?)?|bank account|kontonummer|"
+        r"account (?:number|no\.?|n°|#)|acc(?:oun)?t\.? no\.?|acc\.? no\.?|a/c(?: no\.?)?|bank account|kontonummer|"
         r"konto-?nr\.?|kto\.?-?nr\.?|num[ée]ro de compte(?: bancaire)?|n° de compte(?: bancaire)?|"
-        r"n[úu]mero de cuenta|numero di conto(?: corrente)?|numero conto|conto corrente",
+        r"n[úu]mero de cuenta|numero di conto(?: corrente)?|numero conto|conto corrente|"
+        # the bare word, before a number of six digits or more ("account 83920145", "Konto 1234567")
+        r"account|compte|cuenta|konto|conto",
         (("iban", "iban"), ("rib", "iban"), ("account", "account_number")),
     ),
     "sort_code": (r"sort[ -]?code|s/c", (("sort_code", "sort_code"),)),
@@ -162,13 +165,16 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"member (?:id|number|no\.?)|mitglieds-?(?:nummer|nr\.?)|"
         r"n[úu]mero de (?:socio|empleado|historia(?: cl[íi]nica)?|paciente)|historia cl[íi]nica|nhc|"
         r"numero (?:di )?(?:matricola|tessera|paziente|cartella(?: clinica)?)|matricola|cartella clinica|"
-        r"nhs (?:number|no\.?)|(?:kranken)?versichertennummer|krankenversicherungsnummer|ine|"
+        r"nhs (?:number|no\.?)|(?:kranken)?versichertennummer|(?:kranken)?versicherten-?nr\.?|"
+        r"krankenversicherungsnummer|ine|"
         r"n[úu]mero de afiliaci[óo]n|afiliaci[óo]n|national (?:id )?number|national id(?: number| no\.?)?|"
         # keys of code, logs and exports ("customer_id=88120456", "patientId"), customer numbers
         r"(?:customer|client|user|patient|employee|member|account|student|contact|person|staff)[_ -]?"
         r"(?:id|no|nr|num|number)|"
         r"kunden-?(?:nummer|nr\.?|id)|(?:n°|num[ée]ro|no\.?) (?:de )?client|n[úu]mero de cliente|"
         r"codice cliente|"
+        # an electricity or gas supply point (Italian bills): it names one household
+        r"(?:codice )?pod|(?:codice )?pdr|"
         # national numbers of other countries, said by their name
         r"ahv(?:-?nr\.?|-?nummer)?|avs(?: n°)?|pan(?: card| no\.?| number)?|aadhaar(?: no\.?| number)?|"
         r"c[ée]dula(?: de ciudadan[íi]a| de identidad)?|curp|rut|dpi|rfc|"
@@ -188,20 +194,26 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "plate": (
         r"plaques? (?:d['’])?immatriculation|plaques?|immatriculation|immat\.?|kennzeichen|nummernschild|"
         r"kfz-?kennzeichen|amtliches kennzeichen|matr[íi]cula|targa|licen[cs]e plate|number plate|"
-        r"registration(?: number| no\.?| plate)?|reg(?: no\.?| number| plate)",
+        r"registration(?: number| no\.?| plate)?|reg(?: no\.?| number| plate)?",
         (("plate", "record_id"),),
     ),
     "policy": (
         r"policy (?:number|no\.?|#)|police (?:n°|no\.?)|n° (?:de )?police|"
         r"num[ée]ro de (?:police|contrat d['’]assurance)|"
         r"versicherungsschein(?:nummer|-?nr\.?)?|policen-?(?:nummer|nr\.?)|vertragsnummer|"
-        r"n[úu]mero de p[óo]liza|p[óo]liza(?: n[°º])?|(?:numero di )?polizza(?: n[°º.])?",
+        r"n[úu]mero de p[óo]liza|p[óo]liza(?: n[°º])?|(?:numero di )?polizza(?: n[°º.])?|"
+        # a contract's number names the person's contract (an insurance, a lease, a subscription)
+        r"contrat (?:n[°º]|no\.?|num[ée]ro)|(?:n[°º]|num[ée]ro) (?:de )?contrat|contract (?:number|no\.?|#)|"
+        r"vertrags-?nr\.?|n[úu]mero de contrato|contrato n[°º.]?|numero (?:di |del )?contratto|contratto n[°º.]?",
         (("long_id", "record_id"), ("record", "record_id")),
     ),
     "case_file": (
         r"(?:numero|n\.|n[°º]) (?:di |della )?pratica|pratica n[°º.]?|aktenzeichen|az\.|gesch[äa]ftszeichen|"
         r"(?:n[úu]mero de )?expediente(?: n[°º.])?|case (?:number|no\.?|ref(?:erence)?)|"
-        r"paziente n[°º.]?|pazienti n[°º.]?|n[°º] (?:de )?dossier (?:m[ée]dical|patient|contentieux)",
+        r"paziente n[°º.]?|pazienti n[°º.]?|n[°º] (?:de )?dossier (?:m[ée]dical|patient|contentieux)|"
+        # a letter's own references ("Our ref: CL/HB/22817", "V/Réf.", "Ihr Zeichen")
+        r"(?:our|your) ref(?:erence)?\.?|(?:notre|votre|n/|v/) ?r[ée]f(?:[ée]rence)?\.?|unser zeichen|ihr zeichen|"
+        r"(?:nuestra|su|vuestra) (?:ref(?:erencia)?\.?)|(?:ns|vs|nostro|vostro)\.? rif(?:erimento)?\.?",
         (("long_id", "record_id"), ("record", "record_id")),
     ),
     "health_card": (
@@ -214,15 +226,16 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 # in capitals.
 _CAPITALS_ONLY = frozenset({
     "ein", "cf", "cb", "tin", "itin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
-    "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn",
+    "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn", "pod", "pdr",
 })
 _LABEL = deferred(
     r"(?<![\w])(?:" + "|".join(f"(?P<{name}>{labels})" for name, (labels, _) in _FAMILIES.items()) + r")(?![\w])"
 )
 _LABEL_PROBE = deferred(r"\d")
-# Between a label and its value: spaces, one line break, punctuation and up to three short words.
+# Between a label and its value: spaces, one line break, punctuation and up to four short words.
 _GAP = deferred(r"(?:[ \t]{1,3}|\r?\n|[:=#°º.,()\-–\"']|[^\W\d_]{1,12}(?:['’][^\W\d_]{1,12})?(?=[ \t:°º.,]))*")
 _GAP_MAX = 36
+_GAP_WORDS_MAX = 4  # "El CIF de mi sociedad es B-87452190"
 _GAP_WORDS = deferred(r"[^\W\d_]+(?:['’][^\W\d_]+)?")  # an elided article and its word count once
 # A gap naming another thing: the value after it is that thing's ("CB, commande n° 4970...").
 _OTHER_THINGS = frozenset({
@@ -286,14 +299,43 @@ def _value_after(text: str, label_end: int, shapes: tuple[tuple[str, str], ...])
     for start in starts:
         if start - label_end > _GAP_MAX or not _plain_gap(text[label_end:start]):
             break
-        for shape, kind in shapes:
-            m = _SHAPE_PATTERNS[shape].match(text, start)
-            if m is None:
-                continue
-            end = _VALIDATE.get(shape, _any_digits)(m.group(0))
-            if end:
-                return Hit(start, start + end, kind, LABELLED_SCORE)
+        hit = _value_at(text, start, shapes) or _value_at(_one_line(text, start), start, shapes)
+        if hit is not None:
+            return hit
     return None
+
+
+def _value_at(text: str, start: int, shapes: tuple[tuple[str, str], ...]) -> Hit | None:
+    for shape, kind in shapes:
+        m = _SHAPE_PATTERNS[shape].match(text, start)
+        if m is None:
+            continue
+        end = _VALIDATE.get(shape, _any_digits)(m.group(0))
+        if end:
+            return Hit(start, _continued(text, start + end), kind, LABELLED_SCORE)
+    return None
+
+
+_LINE_CUT_REACH = 16
+
+
+def _one_line(text: str, start: int) -> str:
+    """`text` with the line break that cuts a value soon after `start` read as a space ("Numéro de passeport :
+    19AV\n52841"); offsets are unchanged. Tried only when the value fits no shape as written."""
+    cut = text.find("\n", start, start + _LINE_CUT_REACH)
+    if cut <= start or not text[cut + 1 : cut + 2].isalnum():
+        return text
+    return text[:cut] + " " + text[cut + 1 :]
+
+
+# The rest of a number the line cut ("Versichertennr.: K220\n123456 (in zwei Zeilen)"): a line of digit groups
+# alone, or before a bracket or a dash, right after the value.
+_CONTINUATION = deferred(r"[ \t]*\r?\n\d{1,6}(?: \d{1,6}){0,3}(?=[ \t]*(?:$|\r?\n|[(\[—–,;]))")
+
+
+def _continued(text: str, end: int) -> int:
+    m = _CONTINUATION.match(text, end)
+    return m.end() if m else end
 
 
 def _starts_value(text: str, i: int) -> bool:
@@ -302,7 +344,7 @@ def _starts_value(text: str, i: int) -> bool:
 
 def _plain_gap(gap: str) -> bool:
     words = [w.lower() for w in _GAP_WORDS.findall(gap)]
-    return len(words) <= 3 and not any(w in _OTHER_THINGS for w in words) and "\n\n" not in gap
+    return len(words) <= _GAP_WORDS_MAX and not any(w in _OTHER_THINGS for w in words) and "\n\n" not in gap
 
 
 def _any_digits(value: str) -> int:
