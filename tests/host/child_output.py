@@ -30,15 +30,15 @@ class ChildOutput:
             self.ended = True
             self._changed.notify_all()
 
-    def _holds(self, marker: str) -> bool:
-        return any(marker in line for line in self.lines)
+    def _holds(self, marker: str, count: int) -> bool:
+        return sum(marker in line for line in self.lines) >= count
 
-    def wait_for(self, marker: str, timeout_s: float = 60) -> None:
-        """Returns when a line holds `marker`; raises with the output if the child ends first. `timeout_s`
-        bounds a child that hangs: it fails the test, it does not pace it."""
+    def wait_for(self, marker: str, timeout_s: float = 60, count: int = 1) -> None:
+        """Returns when `count` lines hold `marker`; raises with the output if the child ends first.
+        `timeout_s` bounds a child that hangs: it fails the test, it does not pace it."""
         with self._changed:
-            self._changed.wait_for(lambda: self._holds(marker) or self.ended, timeout=timeout_s)
-            if self._holds(marker):
+            self._changed.wait_for(lambda: self._holds(marker, count) or self.ended, timeout=timeout_s)
+            if self._holds(marker, count):
                 return
             state = "exited" if self.ended else f"printed no {marker!r} in {timeout_s:.0f} s"
             raise RuntimeError(f"the child process {state}: " + " | ".join(self.lines[-20:]))

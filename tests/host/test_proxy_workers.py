@@ -12,12 +12,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+from child_output import ChildOutput
 from redis_server import RedisServer
 from test_proxy_cli import WORKER_STARTED, _wait_ready, free_port
 from test_proxy_robustness import stop
@@ -69,7 +69,7 @@ class Conversation:
 
 
 @pytest.fixture
-def team(tmp_path) -> Iterator[tuple[ScriptedUpstream, RedisServer, subprocess.Popen[bytes], str]]:
+def team(tmp_path) -> Iterator[tuple[ScriptedUpstream, RedisServer, ChildOutput, str]]:
     keys = tmp_path / "vault.keys"
     keys.write_text(KEY_LINE + "\n")
     with ScriptedUpstream() as upstream, RedisServer() as server:
@@ -82,7 +82,7 @@ def team(tmp_path) -> Iterator[tuple[ScriptedUpstream, RedisServer, subprocess.P
         output = None
         try:
             output = _wait_ready(process, WORKER_STARTED)
-            yield upstream, server, process, base
+            yield upstream, server, output, base
         finally:
             stop(process)
             if output is not None:  # the proxy's log (counts, never values), for a failing run
@@ -110,7 +110,8 @@ def run_turns(conversations: list[Conversation], base: str, turns: range) -> Non
 
 
 def test_four_workers_share_sessions_through_redis_across_a_worker_kill_and_a_redis_outage(team):
-    upstream, server, process, base = team
+    upstream, server, output, base = team
+    process = output.process
     conversations = [Conversation(i) for i in range(SESSIONS)]
     run_turns(conversations, base, range(2))
 
@@ -118,10 +119,12 @@ def test_four_workers_share_sessions_through_redis_across_a_worker_kill_and_a_re
     victim_index, victim = sorted(pids.items())[0]
     os.kill(victim, signal.SIGKILL)
     run_turns(conversations, base, range(2, 4))
-    deadline = time.monotonic() + 60
-    while worker_pids(base, WORKERS).get(victim_index) in (None, victim):  # forked again, bounded
-        assert time.monotonic() < deadline, "the killed worker was not started again"
-        assert process.poll() is None
+    # The supervisor says it forked the worker again (its second "started" line), the new worker that it is up
+    # (the team's fifth startup line), then it answers.
+    output.wait_for(f"worker {victim_index} started (pid", count=2)
+    output.wait_for(WORKER_STARTED, count=WORKERS + 1)
+    assert worker_pids(base, WORKERS).get(victim_index) not in (None, victim)
+    assert process.poll() is None
 
     server.stop(save=True)
     sent = len(upstream.received)
