@@ -209,11 +209,18 @@ def test_every_rpc_method_names_a_method_of_its_group() -> None:
     assert missing == []
 
 
-def test_py_worker_lists_only_the_contract_methods_by_hand() -> None:
+API_MEMBER = re.compile(r"^  (?:async )?(\w+)[:(]", re.MULTILINE)
+
+
+def test_py_worker_writes_by_hand_only_its_own_methods_and_the_contract_lists_them() -> None:
+    """py-worker refuses to start when its own methods and WORKER_METHODS differ: this says it before a
+    browser does (a method added to py-worker's `api` goes in site/contract_js.py WORKER_METHODS too)."""
     source = (REPO / "web" / "worker" / "py-worker.js").read_text(encoding="utf-8")
     assert "...pythonMethods(RPC_METHODS)" in source
-    handwritten = [name for name in dispatch.ROUTES if re.search(rf"^\s+{name}: \(", source, re.MULTILINE)]
-    assert handwritten == []
+    api = source[source.index("const api = {"):source.index("\n};", source.index("const api = {"))]
+    written = API_MEMBER.findall(api)
+    assert [name for name in written if name in dispatch.ROUTES] == []
+    assert sorted(written) == sorted(contract_js.WORKER_METHODS)
 
 
 def test_the_worker_protocol_in_the_docs_names_every_method_as_built() -> None:
