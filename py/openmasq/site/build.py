@@ -54,6 +54,8 @@ VENDOR_FILES: dict[str, str] = {
     "dompurify/dist/purify.es.mjs": "vendor/purify.es.mjs",
     "comlink/dist/esm/comlink.mjs": "vendor/comlink.mjs",
     "idb-keyval/dist/index.js": "vendor/idb-keyval.mjs",
+    # PouchDB's browser bundle (UMD: imported as a module it sets self.PouchDB): sync's replication (docs/sync.md)
+    "pouchdb/dist/pouchdb.min.js": "vendor/pouchdb.min.js",
     "@wllama/wllama/esm/index.js": "vendor/wllama/index.js",
     "@wllama/wllama/esm/wasm/wllama.wasm": "vendor/wllama/wllama.wasm",
     "@huggingface/transformers/dist/transformers.min.js": "vendor/transformers/transformers.min.js",
