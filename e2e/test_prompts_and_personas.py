@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from e2e_support import wait_for_service_worker
-from test_chat import EMPTY_CURRENT, LAPTOP, create_account, open_app, send, wait_for_reply
+from test_chat import EMPTY_CURRENT, LAPTOP, create_account, open_app, pick_model, send, wait_for_reply
 from test_memory import serious_violations
 from test_models import connect
 
@@ -311,3 +311,48 @@ def test_the_accounts_system_prompt_is_set_in_settings_shown_masked_and_leaves_o
     page.click("[data-route=settings]")
     assert page.input_value("#account-system-prompt") == ACCOUNT_TEXT
     assert page.ui_errors == []
+
+
+def test_one_model_id_at_two_providers_is_priced_at_the_provider_of_each_reply(
+    context: Any, site_server: Any, shoot: Any
+) -> None:
+    tokens = {"in": 100_000, "out": 1_000}
+    with (ScriptedUpstream(counted(tokens), cors=True) as direct,
+          ScriptedUpstream(counted(tokens), cors=True) as gateway):
+        page = open_app(context, site_server.url)
+        create_account(page)
+        connect(page, "compatible", direct.base_url, "Direct")
+        connect(page, "compatible", gateway.base_url, "Passerelle")  # tested last: the default
+        direct_id = str(page.locator(".provider", has_text="Direct").first.get_attribute("data-provider-id"))
+        gateway_id = str(page.locator(".provider", has_text="Passerelle").first.get_attribute("data-provider-id"))
+        page.click("[data-route=chat]")
+        new_conversation(page, "laptop")
+        send(page, "Bonjour")
+        wait_for_reply(page)
+        model = page.locator("[data-testid=reply-model]").last.inner_text()
+        pick_model(page, direct_id)
+        send(page, "Encore")
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=reply-usage]').length === 2")
+        assert page.locator("[data-testid=reply-model]").last.inner_text() == model  # the same model id
+        assert (len(posts(gateway)), len(posts(direct))) == (1, 1)
+
+        page.click("[data-route=settings]")
+        prices = page.locator("[data-testid=prices]")
+        page.fill("#price-currency", "EUR")
+        for row, (provider_id, price) in enumerate(((direct_id, "1"), (gateway_id, "10"))):
+            prices.locator("[data-action=add-price]").click()
+            page.select_option(f"#price-provider-{row}", provider_id)
+            page.fill(f"#price-model-{row}", model)
+            page.fill(f"#price-in-{row}", price)
+            page.fill(f"#price-out-{row}", price)
+        prices.locator("[data-action=save-prices]").click()
+        page.locator(".toast", has_text="Prix enregistrés").wait_for()
+        assert serious_violations(page, site_server.url) == []
+        page.click("[data-route=chat]")
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=reply-cost]').length === 2")
+        costs = [float(re.sub(r"[^0-9,.]", "", c.inner_text()).replace(",", "."))
+                 for c in page.locator("[data-testid=reply-cost]").all()]
+        per_million = (tokens["in"] + tokens["out"]) / 1_000_000
+        assert costs == [round(10 * per_million, 2), round(1 * per_million, 2)]  # the gateway's, then direct's
+        shoot(page, "two-providers-priced", full_page=False)
+        assert page.ui_errors == []
