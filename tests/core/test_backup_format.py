@@ -20,6 +20,7 @@ from openmasq.chat.backup import (
     NewerBackupError,
     ProviderRef,
     export_json,
+    export_markdown,
     read_backup,
 )
 from openmasq.chat.conversation import (
@@ -195,3 +196,11 @@ def test_the_providers_a_backup_must_name_are_those_its_parts_use() -> None:
     conv.provider = "prov-c"
     used = providers_used([conv], [PERSONA], account().prices)
     assert used == {"prov-a", "prov-c"}
+
+
+def test_markdown_quotes_the_conversations_own_system_prompt_before_its_turns() -> None:
+    text = export_markdown([full_conversation()], labels={"system": "Instructions", "user": "Vous"})
+    assert text.index(f"> {PROMPT}") < text.index("**Vous**") and "**Instructions**" in text
+    plain = full_conversation()
+    plain.system_prompt = ""
+    assert "**Instructions**" not in export_markdown([plain])
