@@ -13,6 +13,7 @@ from .backup_api import BACKUP_METHODS, BackupApi
 from .instructions_api import INSTRUCTION_METHODS, InstructionsApi
 from .memory_api import MEMORY_METHODS, memory_api
 from .ocr_api import OCR_METHODS, OcrApi
+from .sync_api import SYNC_METHODS, SyncApi
 
 # page method -> App method; the ones marked True take the page's event callback as last argument.
 METHODS: dict[str, tuple[str, bool]] = {
@@ -57,6 +58,7 @@ GROUPS: dict[str, Callable[[App], Any]] = {
     "instructions": InstructionsApi,  # personas, system prompts, usage (instructions_api.py)
     "image": OcrApi,  # masking an attached image (ocr_api.py)
     "attach": AttachApi,  # attached files staged in the composer (attach_api.py)
+    "sync": SyncApi,  # multi-device sync's records, merges and changes (sync_api.py, docs/sync.md)
 }
 
 
@@ -65,7 +67,7 @@ def _routes() -> dict[str, tuple[str, str, bool]]:
         ("app", METHODS),
         *((group, {page: (name, False) for page, name in table.items()}) for group, table in (
             ("memory", MEMORY_METHODS), ("backup", BACKUP_METHODS), ("instructions", INSTRUCTION_METHODS),
-            ("image", OCR_METHODS), ("attach", ATTACH_METHODS))),
+            ("image", OCR_METHODS), ("attach", ATTACH_METHODS), ("sync", SYNC_METHODS))),
     ]
     routes: dict[str, tuple[str, str, bool]] = {}
     for group, table in tables:
