@@ -63,3 +63,20 @@ def test_the_merge_the_engine_asks_for_is_the_cores() -> None:
         assert (await call(r, "syncMerge", "elsewhere", None, {}, {}))["error"]["name"] == "BadRequest"
 
     run(body)
+
+
+def test_the_sync_settings_are_kept_with_the_account_and_a_bad_address_is_refused() -> None:
+    async def body(r: Rig) -> None:
+        assert (await call(r, "syncConfig"))["ok"]["url"] == ""
+        saved = (await call(r, "saveSyncConfig", {"url": " http://127.0.0.1:5984/openmasq-alice ", "user": "alice",
+                                                   "password": "pw", "code": "ABCD"}))["ok"]
+        assert saved["url"] == "http://127.0.0.1:5984/openmasq-alice" and saved["with_api_keys"] is False
+        reopened = await r.reopen()
+        assert "sync" in r.records.data and reopened.opened.document.conversations == []
+        assert (await call(r, "syncConfig"))["ok"]["user"] == "alice"
+        assert "sync:" not in json.dumps((await call(r, "syncRecords"))["ok"]) and "pw" not in json.dumps(
+            (await call(r, "syncRecords"))["ok"])
+        bad = await call(r, "saveSyncConfig", {"url": "ftp://example"})
+        assert bad["error"]["name"] == "BadRequest" and (await call(r, "syncConfig"))["ok"]["user"] == "alice"
+
+    run(body)

@@ -17,11 +17,53 @@ if TYPE_CHECKING:
     from .app import App
 
 
+SYNC_RECORD = "sync"  # this device's sync settings: a record of its own, never replicated
+CONFIG_FIELDS: dict[str, type] = {"url": str, "user": str, "password": str, "code": str, "with_api_keys": bool}
+MAX_FIELD_CHARS = 2000
+
+
+def config_from(value: object) -> dict[str, Any]:
+    """A sync configuration as the page gives it, checked: a http(s) database URL (or none yet), strings,
+    the API-keys opt-in a boolean. Raises ValueError with what is wrong."""
+    if not isinstance(value, dict):
+        raise ValueError("the sync settings must be a JSON object")
+    config: dict[str, Any] = {"url": "", "user": "", "password": "", "code": "", "with_api_keys": False,
+                              "last_sync": None}
+    for name, kind in CONFIG_FIELDS.items():
+        if name in value:
+            if not isinstance(value[name], kind) or (kind is str and len(value[name]) > MAX_FIELD_CHARS):
+                raise ValueError(f"sync setting {name!r} must be a {kind.__name__}")
+            config[name] = value[name].strip() if kind is str and name != "password" else value[name]
+    if config["url"] and not config["url"].startswith(("http://", "https://")):
+        raise ValueError("the sync server's address must start with http:// or https://")
+    last = value.get("last_sync")
+    if isinstance(last, int) and not isinstance(last, bool):
+        config["last_sync"] = last
+    return config
+
+
 class SyncApi:
     """The sync methods on one App (dispatch.py calls them by SYNC_METHODS)."""
 
     def __init__(self, app: App) -> None:
         self.app = app
+
+    async def sync_config(self) -> dict[str, Any]:
+        """This device's sync settings (stored encrypted with the account, never replicated)."""
+        text = await self.app.opened.records.get(SYNC_RECORD)
+        try:
+            return config_from(json.loads(text) if text else {})
+        except ValueError:
+            return config_from({})
+
+    async def save_sync_config(self, value: dict[str, Any]) -> dict[str, Any]:
+        from .app import AppError
+        try:
+            config = config_from(value)
+        except ValueError as error:
+            raise AppError("BadRequest", str(error)) from None
+        await self.app.opened.records.put(SYNC_RECORD, json.dumps(config, ensure_ascii=False))
+        return config
 
     async def sync_records(self, with_api_keys: bool = False) -> dict[str, Any]:
         """name -> body of every record of the unlocked account; API keys only when asked."""
@@ -69,6 +111,8 @@ class SyncApi:
 
 
 SYNC_METHODS: dict[str, str] = {
+    "syncConfig": "sync_config",
+    "saveSyncConfig": "save_sync_config",
     "syncRecords": "sync_records",
     "syncMerge": "sync_merge",
     "syncApply": "sync_apply",
