@@ -4,7 +4,7 @@
 // its composer starts (--composer-space, from the bottom of the viewport) and, when the view follows the
 // conversation, scrolls to its end as the room grows. CSS custom properties set through the CSSOM: the
 // page's CSP refuses style attributes, not this.
-import { useEffect } from "../lib.js";
+import { useEffect, useRef } from "../lib.js";
 
 const root = () => document.documentElement;
 export const TOASTS_EVENT = "openmasq:toasts";
@@ -26,8 +26,11 @@ export function publishToastsHeight(el) {
   return () => { observer.disconnect(); children.disconnect(); root().style.removeProperty("--toasts-h"); };
 }
 
-/** In the chat: where the composer starts, and the list kept at its end while it follows the conversation. */
-export function useToastRoom(listRef, stick, key) {
+/** In the chat: where the composer starts, and the list kept at its end while it follows the conversation
+ * (`follows()`: false while the user reads further up, or while the first run reads from its top). */
+export function useToastRoom(listRef, follows, key) {
+  const following = useRef(follows);
+  following.current = follows; // read when the room changes: whether the view follows the conversation now
   useEffect(() => {
     const list = listRef.current;
     const composer = list?.parentElement?.querySelector("[data-testid=composer]");
@@ -36,7 +39,7 @@ export function useToastRoom(listRef, stick, key) {
       const space = Math.max(0, Math.round(window.innerHeight - composer.getBoundingClientRect().top));
       root().style.setProperty("--composer-space", `${space}px`);
     };
-    const follow = () => { if (stick.current) list.scrollTop = list.scrollHeight; };
+    const follow = () => { if (following.current()) list.scrollTop = list.scrollHeight; };
     const observer = new ResizeObserver(() => { place(); follow(); });
     observer.observe(composer);
     observer.observe(list);

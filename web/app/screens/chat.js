@@ -432,7 +432,8 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     if (el && stick.current && !welcome) el.scrollTop = el.scrollHeight; // the first run reads from its top
   });
   useEffect(() => { stick.current = true; }, [conv?.id]);
-  useToastRoom(ref, stick, conv?.id); // a toast sits above the composer, the list keeps room for it
+  // A toast sits above the composer and the list keeps room for it (the first run reads from its top).
+  useToastRoom(ref, () => stick.current && !welcome, conv?.id);
 
   const onScroll = (e) => {
     const el = e.currentTarget;
