@@ -955,6 +955,10 @@ def test_every_fine_kind_of_kinds_py_has_a_fake() -> None:
 ALL_KINDS = sorted({kind for kind, _ in SAMPLES})
 
 
+def test_an_address_with_two_ats_and_no_plain_form_gets_a_fake() -> None:
+    assert fakes.fake_for("email", "0@@.0", random.Random(0)) != "0@@.0"  # it once recursed without end
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     kind=st.sampled_from(ALL_KINDS),

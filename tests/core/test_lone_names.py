@@ -163,3 +163,12 @@ def test_a_first_name_that_is_also_a_country_or_a_place_is_a_person_after_a_kins
 
 def test_the_country_of_the_same_name_stays_a_country() -> None:
     assert _masked("We flew to Jordan last spring: is Petra worth two days?").count("Jordan") == 1
+
+
+def test_a_word_no_list_holds_after_a_word_that_introduces_a_person_is_a_person_and_so_is_its_pair() -> None:
+    assert _names("tell Bex and Dunc the bbq moved to sunday") == ["Bex", "Dunc"]
+    assert "Nounou" not in _masked("merci à Nounou pour le gâteau")
+
+
+def test_a_listed_word_after_a_cue_is_not_taken_for_a_nickname() -> None:
+    assert _names("thanks Kubernetes docs for the help") == []

@@ -61,6 +61,12 @@ def test_a_place_typed_in_lower_case_is_read_only_when_well_known_and_introduced
     assert _places("on part en vacances en juillet") == []
 
 
+def test_a_small_town_in_lower_case_is_a_place_after_a_preposition_of_the_texts_language() -> None:
+    assert _places("me he mudado a getafe y no conozco a nadie") == ["getafe"]
+    assert _places("lavora in fabbrica a casoria da anni") == ["casoria"]
+    assert _places("I bought a getafe shirt") == []  # the English article introduces nothing
+
+
 def test_a_place_in_a_message_about_nobody_is_spared_below_strict() -> None:
     assert _masked("Que visiter à Florence en trois jours ?") == "Que visiter à Florence en trois jours ?"
     assert "Florence" not in _masked("Que visiter à Florence en trois jours ?", level="strict")
@@ -111,6 +117,12 @@ def test_a_large_city_that_is_also_a_surname_is_the_city(text: str, town: str) -
 ])
 def test_a_place_no_list_knows_is_a_place_after_a_verb_of_living(text: str, place: str) -> None:
     assert place not in _masked(text)
+
+
+def test_a_place_typed_in_lower_case_after_a_verb_of_living_is_a_place_unless_it_is_a_word() -> None:
+    assert "headingley" not in _masked("we moved to headingley last year")
+    assert _masked("i live in fear of my boss") == "i live in fear of my boss"
+    assert _masked("he lives in denial") == "he lives in denial"
 
 
 def test_a_country_or_a_person_after_a_verb_of_living_is_no_place_of_that_rule() -> None:

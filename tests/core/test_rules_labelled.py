@@ -116,6 +116,12 @@ LABELLED = [
     ("contrat n° 5582019, je veux résilier", "5582019", "record_id"),
     ("Your ref: JD/KL/44120. Dear Sir", "JD/KL/44120", "record_id"),
     ("Ihr Zeichen: 2024-KR-118, unser Schreiben vom", "2024-KR-118", "record_id"),
+    # a vehicle's number, a booking's reference, a meter, a bare "acct", an English "tax code"
+    ("VIN: 1HGCM82633A004352, 2009 Accord", "1HGCM82633A004352", "record_id"),
+    ("Booking reference: K7PQ2M, flight on Friday", "K7PQ2M", "record_id"),
+    ("meter number E10BG12345 on the bill", "E10BG12345", "record_id"),
+    ("routing number 021000021, acct 4401927731", "4401927731", "account_number"),
+    ("tax code for my freelance work: 12-3456789", "12-3456789", "ein"),
     # the rest of the number on the next line
     ("Versichertennr.: M481\n553210 (steht so auf der Karte)", "M481\n553210", "record_id"),
     ("n° de sécu 2 91 03 13 055\n218 44 (le reste)", "2 91 03 13 055\n218 44", "record_id"),
@@ -149,6 +155,7 @@ UNLABELLED = [
     "joined on customer_id, for 2023 only",
     "my account was closed in 2023",
     "contrat de travail signé le 12",
+    "the booking code was sent by email",
 ]
 
 

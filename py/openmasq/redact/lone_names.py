@@ -337,10 +337,35 @@ def _foreign_script_spans(text: str) -> Iterator[Span]:
             yield Span(run.start(), run.end(), run.group(), "person", SOURCE, SCORE)
 
 
+def _unlisted_word(word: str) -> bool:
+    """A capitalised word no list of ours holds, neither word, place, brand nor name: a nickname or a rare
+    first name ("Bex", "Dunc", "Kalle")."""
+    return (len(word) >= 2 and word.isalpha() and word[0].isupper() and not word.isupper()
+            and not (lexicon.is_frequent_word(word) or lexicon.is_everyday_form(word) or lexicon.is_surname(word)
+                     or lexicon.is_first_name(word) or _is_excluded(word)))
+
+
+def _cued_nickname_spans(text: str, words: Words) -> Iterator[Span]:
+    """A word no list holds right after a word that introduces a person ("tell Bex", "merci à Nounou"), and the
+    same kind of word coordinated with it ("tell Bex and Dunc"): a person the lists cannot know."""
+    i = 0
+    while i < words.count:
+        if _unlisted_word(words.texts[i]) and _cued(words, i) and not words.sentence_initial(i):
+            yield Span(words.starts[i], words.ends[i], words.texts[i], "person", SOURCE, SCORE)
+            j = i + 2
+            while (j < words.count and words.joined(j - 2) and words.joined(j - 1)
+                   and words.texts[j - 1].lower() in _COORDINATORS and _unlisted_word(words.texts[j])):
+                yield Span(words.starts[j], words.ends[j], words.texts[j], "person", SOURCE, SCORE)
+                j += 2
+            i = j - 1
+        i += 1
+
+
 def detect_lone_names(text: str) -> list[Span]:
     """Person spans of every recogniser above (overlaps included: the policy resolves them)."""
     words = Words(text)
     spans = list(_first_name_spans(text, words))
+    spans += _cued_nickname_spans(text, words)
     spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
     spans += _pattern_spans(text, _HONORIFIC, any_case=True)
     spans += _initials_spans(text)

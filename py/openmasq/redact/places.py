@@ -147,16 +147,17 @@ def _previous_word(words: Words, i: int) -> str:
     return words.texts[i - 1].lower() if i > 0 and words.joined(i - 1) else ""
 
 
-def _cued(words: Words, i: int, *, lower: bool = False) -> bool:
+def _cued(words: Words, i: int, *, lower: bool = False, a_is_cue: bool = False) -> bool:
     """A word introducing a place right before word i (past an article of the name); before a name typed
-    in lower case, only the unambiguous ones (not "a", which is also the English article)."""
+    in lower case, "a" only in a text whose words are Spanish, Italian or French (in English it is the
+    article)."""
     if _POSTCODE_BEFORE.search(words.text, max(0, words.starts[i] - 10), words.starts[i]):
         return True  # "46023 Valencia", "F-75011 Paris": a town in an address
     previous = _previous_word(words, i)
     if lexicon.lexicon_key(previous) in _ARTICLES:
         previous = _previous_word(words, i - 1)
     if lower and previous == "a":
-        return False
+        return a_is_cue
     return previous in PLACE_CUES or lexicon.lexicon_key(previous) in PLACE_CUES - {"a"}
 
 
@@ -207,7 +208,7 @@ def _names_a_thing(words: Words, after: int) -> bool:
     return any(word in _BODY_WORDS for word in following)
 
 
-def _accepts(words: Words, i: int, count: int) -> bool:
+def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False) -> bool:
     first = words.texts[i]
     value = " ".join(words.texts[i : i + count])
     key = lexicon.lexicon_key(value)
@@ -216,10 +217,13 @@ def _accepts(words: Words, i: int, count: int) -> bool:
     if lexicon.is_famous_person(value) or _after_brand(words, i) or _names_a_thing(words, i + count):
         return False
     if not _capitalised(first):
-        # Typed in lower case: only a well-known place, after a word that introduces it ("je suis à lyon").
-        return (place_key_kind(key) in ("famous", "region") and _cued(words, i, lower=True)
+        # Typed in lower case: a well-known place after a word that introduces it ("je suis à lyon"), or a
+        # smaller town whose name is no word or name of ours ("me he mudado a getafe").
+        kind = place_key_kind(key)
+        return (_cued(words, i, lower=True, a_is_cue=a_is_cue)
                 and not lexicon.is_common_word(first) and not lexicon.is_stopword(first)
-                and not (lexicon.is_frequent_word(first) and place_key_kind(key) == "region"))
+                and ((kind in ("famous", "region") and not (lexicon.is_frequent_word(first) and kind == "region"))
+                     or (kind == "town" and _no_word_of_ours(first))))
     if words.texts[i + count - 1].isupper() and len(value) <= 3:
         return False  # an acronym
     if count == 1 and _is_ambiguous(words, i):
@@ -227,15 +231,25 @@ def _accepts(words: Words, i: int, count: int) -> bool:
     return True
 
 
+def _no_word_of_ours(word: str) -> bool:
+    """Neither an everyday word nor a name of any of our lists ("getafe", "casoria"; not "lagos", "marsala")."""
+    return not (lexicon.is_frequent_word(word) or lexicon.is_everyday_form(word) or lexicon.is_first_name(word)
+                or lexicon.is_surname(word) or lexicon.is_homograph(word) or len(word) < 4)
+
+
+_A_IS_A_PREPOSITION = frozenset({"es", "it", "fr"})
+
+
 def detect_places(text: str) -> list[Span]:
     """Towns and regions named in `text` (kind "location", source "lexicon"), longest first, no overlap; and
     the place a verb of living or moving names, listed or not ("je vis à Cluj", source "context")."""
     words = Words(text)
     found: list[Span] = []
+    a_is_cue = " a " in text.lower() and guess_language(text) in _A_IS_A_PREPOSITION
     i = 0
     while i < words.count:
         count = _longest_match(words, i)
-        if count and _accepts(words, i, count):
+        if count and _accepts(words, i, count, a_is_cue):
             start, end = words.starts[i], words.ends[i + count - 1]
             found.append(Span(start, end, text[start:end], "location", "lexicon", 0.6))
             i += count
@@ -250,7 +264,7 @@ def detect_places(text: str) -> list[Span]:
 
 # Where someone lives, moves or was born, then the place: "je vis à Cluj", "I live in Kothrud", "ich wohne in
 # Ehrenfeld", "vivo en Arrasate", "abito a Quarto Oggiaro", "moved to Leeds".
-_RESIDENCE = deferred(
+_RESIDENCE_VERB = (
     r"(?i:\b(?:j['’]habite|habite|habitons|habitez|habitent|je vis|on vit|il vit|elle vit|vivons|vivent|"
     r"d[ée]m[ée]nag(?:e|é|er|ent|eons|é\(e\)s?)|install[ée]e?s?|n[ée]e?|"
     r"i live|we live|he lives|she lives|they live|lives|living|lived|moved|moving|relocated|based|born|grew up|"
@@ -259,12 +273,14 @@ _RESIDENCE = deferred(
     r"abito|abiti|abita|abitiamo|vivo|viviamo|trasferit[oaie]|nat[oaie])"
     r"[ \t]+(?:(?:à|a|au|en|in|nach|to|at|near|en las afueras de|nei pressi di|près de|pres de|cerca de|"
     r"vicino a|bei|outside)[ \t]+))"
-    r"(?P<place>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}(?:[- ][A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})"
 )
+_RESIDENCE = deferred(_RESIDENCE_VERB + r"(?P<place>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}(?:[- ][A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})")
+# Typed in lower case ("me he mudado a getafe", "moved to headingley"): one word, or two joined by a hyphen.
+_RESIDENCE_LOWER = deferred(_RESIDENCE_VERB + r"(?P<place>[a-zà-öø-ÿ][^\W\d_]{2,}(?:-[a-zà-öø-ÿ][^\W\d_]+)?)(?![\w-])")
 
 
 def _residence_spans(text: str) -> list[Span]:
-    out: list[Span] = []
+    out = _lowercase_residence_spans(text)
     for m in _RESIDENCE.finditer(text):
         value = m.group("place")
         first = value.split(" ")[0].split("-")[0]
@@ -273,6 +289,19 @@ def _residence_spans(text: str) -> list[Span]:
         if lexicon.is_first_name(first) and not lexicon.is_place(value):
             continue  # "I live with..." is no place; "moved to Anna's" neither
         out.append(Span(m.start("place"), m.end("place"), value, "location", "context", 0.6))
+    return out
+
+
+def _lowercase_residence_spans(text: str) -> list[Span]:
+    """A lower-case place after a verb of living or moving, when its first word is no word or name of ours."""
+    out: list[Span] = []
+    for m in _RESIDENCE_LOWER.finditer(text):
+        value = m.group("place")
+        first = value.split("-")[0]
+        if lexicon.is_country(value) or lexicon.is_common_word(first) or lexicon.is_stopword(first):
+            continue
+        if _no_word_of_ours(first) or place_key_kind(lexicon.lexicon_key(value)):
+            out.append(Span(m.start("place"), m.end("place"), value, "location", "context", 0.6))
     return out
 
 

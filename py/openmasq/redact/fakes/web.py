@@ -276,6 +276,8 @@ def _obfuscation(value: str) -> _Obfuscation | None:
     if not all(local_words) or not all(domain_words) or len(domain_words) < 2:
         return None
     plain = ".".join(local_words) + "@" + ".".join(domain_words)
+    if plain == value:  # "0@@.0": no plain address under it (and no end to reading it again)
+        return None
     return _Obfuscation(plain, at.group(0), local_dots, domain_dots)
 
 

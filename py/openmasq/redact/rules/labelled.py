@@ -54,6 +54,10 @@ _SHAPES: dict[str, str] = {
     "passport": r"\d{2}[ ]?[A-Z]{2}[ ]?\d{5}(?![\w])|[A-Z]{1,3}[ ]?\d{6,8}(?![\w])|[A-Z0-9]{8,10}(?![\w])",
     "id_card": (r"[A-Z0-9]{9,12}(?![\w])|\d{3}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w])"
                 r"|[A-Z]{2}[ ]?\d{5,7}[ ]?[A-Z]{2}(?![\w])"),  # the Italian CIE, "CA 48213 FF"
+    # A vehicle identification number: 17 letters and digits, never I, O or Q.
+    "vin": r"[A-HJ-NPR-Z0-9]{17}(?![\w])",
+    # A booking's reference (a PNR): six letters and digits in capitals.
+    "booking": r"[A-Z0-9]{6}(?![\w])",
     # A licence plate: letter and digit groups with single separators ("AB-123-CD", "M-AB 1234", "1234 BCD").
     "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z0-9]{5,8}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
@@ -86,7 +90,8 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         (("iban", "iban"), ("rib", "iban")),
     ),
     "account": (
-        r"account (?:number|no\.?|n°|#)|acc(?:oun)?t\.? no\.?|acc\.? no\.?|a/c(?: no\.?)?|bank account|kontonummer|"
+        r"account (?:number|no\.?|n°|#)|acc(?:oun)?t\.? no\.?|acc\.? no\.?|acct\.?|a/c(?: no\.?)?|bank account|"
+        r"kontonummer|"
         r"konto-?nr\.?|kto\.?-?nr\.?|num[ée]ro de compte(?: bancaire)?|n° de compte(?: bancaire)?|"
         r"n[úu]mero de cuenta|numero di conto(?: corrente)?|numero conto|conto corrente|"
         # the bare word, before a number of six digits or more ("account 83920145", "Konto 1234567")
@@ -129,9 +134,9 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     ),
     "tax": (
         r"num[ée]ro fiscal(?: de r[ée]f[ée]rence)?|n° fiscal|identifiant fiscal|spi|"
-        r"num[ée]ro d['’]identification fiscale|steuernummer|steuer-?nr\.?|tax id(?: number)?|tin|"
+        r"num[ée]ro d['’]identification fiscale|steuernummer|steuer-?nr\.?|tax id(?: number)?|tin|tax code|"
         r"taxpayer id(?:entification number)?",
-        (("ein", "ein"), ("steuer_id", "steuer_id"), ("tax_number", "tax_id")),
+        (("ein", "ein"), ("steuer_id", "steuer_id"), ("codice_fiscale", "codice_fiscale"), ("tax_number", "tax_id")),
     ),
     "svnr": (
         r"sozialversicherungs-?nummer|sv-?nummer|sv-?nr\.?|svnr|rentenversicherungs-?nummer|rv-?nummer|"
@@ -173,8 +178,10 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"(?:id|no|nr|num|number)|"
         r"kunden-?(?:nummer|nr\.?|id)|(?:n°|num[ée]ro|no\.?) (?:de )?client|n[úu]mero de cliente|"
         r"codice cliente|"
-        # an electricity or gas supply point (Italian bills): it names one household
-        r"(?:codice )?pod|(?:codice )?pdr|"
+        # an electricity or gas supply point or meter: it names one household
+        r"(?:codice )?pod|(?:codice )?pdr|pdl|prm|point de livraison|(?:n°|num[ée]ro) de compteur|"
+        r"z[äa]hler-?(?:nummer|nr\.?)|meter (?:number|no\.?|serial(?: number)?)|(?:numero (?:del )?)?contatore|"
+        r"n[úu]mero de contador|cups|"
         # national numbers of other countries, said by their name
         r"ahv(?:-?nr\.?|-?nummer)?|avs(?: n°)?|pan(?: card| no\.?| number)?|aadhaar(?: no\.?| number)?|"
         r"c[ée]dula(?: de ciudadan[íi]a| de identidad)?|curp|rut|dpi|rfc|"
@@ -190,6 +197,18 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"licen[cs]e (?:number|no\.?)|dl(?: no\.?| #)?|"
         r"(?:permiso|carn[ée]t?|licencia) de conduc(?:ir|ción)|patente(?: di guida)?|n[úu]mero de licencia",
         (("long_id", "record_id"), ("record", "record_id")),
+    ),
+    "vin": (
+        r"vin|vehicle identification number|fahrgestell-?(?:nummer|nr\.?)|fin|num[ée]ro de s[ée]rie du v[ée]hicule|"
+        r"num[ée]ro vin|n[úu]mero de bastidor|bastidor|numero di telaio|telaio",
+        (("vin", "record_id"),),
+    ),
+    "booking": (
+        r"booking (?:reference|ref\.?|code|number)|reservation (?:code|number)|confirmation (?:code|number)|pnr|"
+        r"(?:num[ée]ro|code|r[ée]f[ée]rence) de r[ée]servation|dossier de r[ée]servation|"
+        r"buchungs-?(?:nummer|code|nr\.?)|localizador|c[óo]digo de reserva|n[úu]mero de reserva|"
+        r"codice (?:di )?prenotazione|numero (?:di )?prenotazione",
+        (("booking", "record_id"), ("record", "record_id")),
     ),
     "plate": (
         r"plaques? (?:d['’])?immatriculation|plaques?|immatriculation|immat\.?|kennzeichen|nummernschild|"
@@ -227,6 +246,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 _CAPITALS_ONLY = frozenset({
     "ein", "cf", "cb", "tin", "itin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
     "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn", "pod", "pdr",
+    "pdl", "prm", "vin", "fin", "pnr", "cups",
 })
 _LABEL = deferred(
     r"(?<![\w])(?:" + "|".join(f"(?P<{name}>{labels})" for name, (labels, _) in _FAMILIES.items()) + r")(?![\w])"
@@ -403,6 +423,8 @@ def _codice_fiscale_end(value: str) -> int:
 
 
 _VALIDATE: dict[str, Callable[[str], int]] = {
+    "vin": _letters_and_digits(3),
+    "booking": lambda value: len(value) if value.isupper() and not value.isdigit() else 0,
     "iban": _iban_end,
     "card": _card_end,
     "passport": _letters_and_digits(4),
