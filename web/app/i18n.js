@@ -3,6 +3,7 @@
 
 import * as memoryStrings from "./components/memory-strings.js";
 import * as offlineStrings from "./components/offline-strings.js";
+import * as syncStrings from "./components/sync-strings.js";
 import * as egressStrings from "./components/egress-strings.js";
 import * as richStrings from "./components/rich-strings.js";
 import * as imageStrings from "./components/image-strings.js";
@@ -557,6 +558,8 @@ Object.assign(fr, egressStrings.fr);
 Object.assign(en, egressStrings.en);
 Object.assign(fr, offlineStrings.fr); // the offline copy, the models and the storage (components/offline-strings.js)
 Object.assign(en, offlineStrings.en);
+Object.assign(fr, syncStrings.fr); // sync between devices (components/sync-strings.js, docs/sync.md)
+Object.assign(en, syncStrings.en);
 Object.assign(fr, richStrings.fr); // code blocks, math and backups (components/rich-strings.js)
 Object.assign(en, richStrings.en);
 Object.assign(fr, imageStrings.fr); // attached images: OCR, the masked image, consent (components/image-strings.js)

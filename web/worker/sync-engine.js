@@ -229,9 +229,10 @@ export class SyncEngine {
     this.status.state = "syncing";
     this.status.error = null;
     try {
-      await this.connect();
+      // Sealed locally first: while the server is out of reach the changes wait here (status.pending).
       const known = Object.keys(await this.records());
       await this.push(records, known);
+      await this.connect();
       await this.replicate();
       await this.resolve();
       await this.replicate(); // the resolutions go back to the server

@@ -27,7 +27,8 @@ HEADER_ONLY_DIRECTIVES: tuple[tuple[str, str], ...] = (("frame-ancestors", "'non
 # paths (relative to the site root) get a policy of their own.
 NET_WORKER = "worker/net-worker.js"  # the one egress point: connect-src widened to the provider origins
 LLM_WORKER = "worker/llm-worker.js"  # wllama runs llama.cpp in a nested worker it creates from a blob: URL
-EGRESS_SCRIPTS: tuple[str, ...] = (NET_WORKER,)
+SYNC_WORKER = "worker/sync-worker.js"  # sync's replication (docs/sync.md): the sync server's origin, set by the page
+EGRESS_SCRIPTS: tuple[str, ...] = (NET_WORKER, SYNC_WORKER)
 # A test-only module worker in `--with-tests` builds, treated as an egress point so the e2e tests can
 # prove the widening without depending on the real net-worker's protocol.
 TEST_EGRESS_PROBE = "tests/egress-probe.js"

@@ -7,6 +7,7 @@ import { errorMessage } from "../components/ui.js";
 import { MemorySettingsPanel } from "../components/memory-settings.js";
 import { OfflineSettingsPanel } from "../components/offline-settings.js";
 import { BackupSettingsPanel } from "../components/backup-settings.js";
+import { SyncSettingsPanel } from "../components/sync-settings.js";
 import { AccountPromptPanel, PersonasPanel, PricesPanel } from "../components/instructions.js";
 import { KeyboardPanel } from "../components/keyboard.js";
 
@@ -72,6 +73,8 @@ export function SettingsScreen() {
     <${MemorySettingsPanel} />
 
     <${BackupSettingsPanel} />
+
+    <${SyncSettingsPanel} />
 
     <${OfflineSettingsPanel} />
 
