@@ -172,3 +172,13 @@ def test_a_word_no_list_holds_after_a_word_that_introduces_a_person_is_a_person_
 
 def test_a_listed_word_after_a_cue_is_not_taken_for_a_nickname() -> None:
     assert _names("thanks Kubernetes docs for the help") == []
+
+
+def test_an_abbreviation_without_a_vowel_is_no_first_name_even_when_a_list_holds_it() -> None:
+    assert _names("mdp oublié, je fais comment ?") == []
+
+
+def test_a_family_named_by_its_surname_is_a_person() -> None:
+    assert "Schneider" not in _masked("Mo – Familie Schneider\nMi – Janniks Papa")
+    assert "Martin" not in _masked("on dîne chez la famille Martin samedi")
+    assert _names("family time is rare") == []

@@ -471,6 +471,8 @@ HANDLES = [
     ("# author: wojtek.nowicki", ["wojtek.nowicki"]),
     ('  File "/home/abhishek.rao/projects/main.py", line 88', ["abhishek.rao"]),
     ("PS C:\\Users\\n.okonkwo> npm run build", ["n.okonkwo"]),
+    ("08:14:02 ERROR auth failed for user=tvandamme from 10.0.0.7", ["tvandamme"]),
+    ("il mio nick su reddit è u/bruschetta_lover", ["bruschetta_lover"]),
     ("sshd[22817]: Accepted publickey for mlefebvre from 10.0.3.12 port 40022", ["mlefebvre"]),
     ("Authentication for user [kschmidt] -> [kschmidt] FAILED", ["kschmidt"]),
     # an account named by its platform; a camel-case handle; "cest" typed without its apostrophe

@@ -153,6 +153,9 @@ PASSWORDS = [
     ("contraseña: Hola1234", "Hola1234"),
     ("my password is sunshine99", "sunshine99"),
     ("le mot de passe est tournesol", "tournesol"),
+    # words naming what it opens, then a colon
+    ("mdp du compte netflix : soleil123", "soleil123"),
+    ("the password of the router: admin1234", "admin1234"),
     ('{"password": "p@ss w0rd"}', "p@ss w0rd"),
     ("DB_PASSWORD=Xk9#mQ2z", "Xk9#mQ2z"),
     ("dbPassword: 'Zz-1234-yY'", "Zz-1234-yY"),
@@ -175,6 +178,7 @@ NOT_PASSWORDS = [
     "mot de passe : oublié ?",
     "your password is incorrect",
     "le mot de passe est trop court",
+    "password reset link: https://example.org/r",
     "password=${DB_PASSWORD}",
     "password: <your password>",
     "bypass: 12345",

@@ -62,6 +62,12 @@ _NAMING = deferred(
     r"\bheißt|\bheisst|\bnamens|\bse llama|\bllamad[oa]|\bsi chiama|\bchiamat[oa])[ \t]+"
     r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?(?:[ \t]+[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][^\W\d_]+)?){0,2})"
 )
+# A family named by its surname ("Familie Schneider", "la famille Martin", "the Okafor family" is left to names.py):
+# a capitalised surname after the word, not an everyday word ("Familie Feuerstein" in a cartoon stays a name).
+_FAMILY = deferred(
+    r"(?<![\w])(?i:famille|familie|family|familia|famiglia|fam\.)[ \t]+"
+    r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[-'’][A-ZÀ-ÖØ-Þ][^\W\d_]+)?)"
+)
 # A name written in a script without capitals (Chinese, Japanese, Korean, Arabic, Hebrew, Thai, Devanagari)
 # inside a text in the Latin script: one to three words of it.
 _FOREIGN_LETTERS = (
@@ -135,7 +141,11 @@ def _named_after(words: Words, i: int) -> bool:
 
 
 def _is_first_name(word: str) -> bool:
-    return len(word) >= 3 and lexicon.is_first_name(word)
+    """In a name list, and with a vowel when written in Latin letters ("mdp", "pwd" are abbreviations)."""
+    return len(word) >= 3 and lexicon.is_first_name(word) and (not word.isascii() or _VOWEL.search(word) is not None)
+
+
+_VOWEL = deferred(r"(?i)[aeiouy]")
 
 
 def _surname_follows(words: Words, i: int, *, lower: bool) -> bool:
@@ -368,6 +378,7 @@ def detect_lone_names(text: str) -> list[Span]:
     spans += _cued_nickname_spans(text, words)
     spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
     spans += _pattern_spans(text, _HONORIFIC, any_case=True)
+    spans += (span for span in _pattern_spans(text, _FAMILY, any_case=False) if lexicon.is_surname(span.value))
     spans += _initials_spans(text)
     spans += _foreign_script_spans(text)
     spans += (Span(m.start("value"), m.end("value"), m.group("value"), "person", SOURCE, SCORE)

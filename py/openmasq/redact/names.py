@@ -955,7 +955,12 @@ _HANDLE_IN_LOGS = deferred(
     r"|\b(?:password|publickey|keyboard-interactive/pam) for (?:invalid user )?"
     r"(?P<handle2>[A-Za-z0-9][A-Za-z0-9._-]{1,39}) from\b"
     r"|\buser \[(?P<handle3>[A-Za-z0-9][A-Za-z0-9._-]{1,39})\]"
+    # a Reddit user ("u/panzerotto_barese")
+    r"|(?<![\w/])u/(?P<handle4>[A-Za-z0-9_-]{3,20})(?![\w/-])"
+    # a log's or a query's key ("user=kbenhamou", "login=jdoe", "&username=m.leroy"): any login, named or not
+    r"|(?<![\w-])(?:user|login|username|user_?name|uid|account)=(?P<handle5>[A-Za-z0-9][A-Za-z0-9._-]{2,39})"
 )
+_LOG_HANDLES = ("handle", "handle2", "handle3", "handle4", "handle5")
 # Accounts of the system, not of a person.
 _SYSTEM_ACCOUNTS = frozenset({
     "root", "admin", "administrator", "user", "guest", "public", "default", "shared", "ubuntu", "debian", "pi",
@@ -977,7 +982,7 @@ def detect_handles(text: str) -> list[Span]:
         if _is_mention(handle):
             found[(match.start(1), match.start(1) + len(handle))] = ("rule", 0.9)
     for match in _HANDLE_IN_LOGS.finditer(view.text):
-        group = next(name for name in ("handle", "handle2", "handle3") if match.group(name))
+        group = next(name for name in _LOG_HANDLES if match.group(name))
         handle = match.group(group).rstrip(".-_")
         if len(handle) >= 2 and handle.lower() not in _SYSTEM_ACCOUNTS:
             found.setdefault((match.start(group), match.start(group) + len(handle)), ("context", 0.85))

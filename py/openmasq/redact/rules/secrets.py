@@ -158,10 +158,15 @@ _NOT_SECRET_SUFFIXES = frozenset({
     "hint", "placeholder", "required", "expires", "expiry", "ttl", "type", "name", "count", "limit",
     "header", "endpoint", "strength", "rules", "regex", "pattern",
 })
-# "my password is X", "le mot de passe est X", "das Passwort ist X", "la contraseña es X".
+# "my password is X", "le mot de passe est X", "das Passwort ist X", "la contraseña es X", "mdp du compte
+# netflix : X" (up to three words naming what it opens, then a verb or a colon).
 _PASSWORD_SENTENCE = deferred(
-    rf"(?i:\b(?:{_PASSWORD_LABEL})[ ]{{1,3}}(?:(?:du[ ]|de[ ]la[ ]|for[ ]the[ ])?[^\W\d_]{{2,12}}[ ]{{1,3}})?"
-    r"(?:is|est|c['’]est|ist|lautet|es|è|era|was|sera|will[ ]be|sarà)[ ]{1,3}"
+    rf"(?i:\b(?:{_PASSWORD_LABEL})[ ]{{1,3}}"
+    r"(?:(?:du[ ]|de[ ]la[ ]|de[ ]l['’]|de[ ]|des[ ]|for[ ]the[ ]|for[ ]|of[ ]the[ ]|del[ ]|della[ ]|dello[ ])?"
+    r"(?!(?:reset|link|lien|enlace|hint|policy|length|rules|manager|generator|change|changed|expired|oubli[ée]|"
+    r"requirements?|field|champ|feld|campo)\b)"
+    r"[^\W\d_]{2,12}(?:[ ]{1,3}|(?=:))){0,3}"
+    r"(?:(?:is|est|c['’]est|ist|lautet|es|è|era|was|sera|will[ ]be|sarà)[ ]{1,3}|:[ ]{0,3})"
     r"(?:(?:now|maintenant|désormais|jetzt|ahora|:)[ ]{1,3})?)"
     r"(?:\"(?P<dq>[^\"\r\n]{1,256})\"|'(?P<sq>[^'\r\n]{1,256})'|«[ ]?(?P<gq>[^»\r\n]{1,256}?)[ ]?»"
     r"|(?P<bare>[^\s\"',;]{1,256}))"
