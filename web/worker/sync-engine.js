@@ -70,6 +70,11 @@ export class SyncEngine {
     this.local = new PouchDB(local);
     this.remote = new PouchDB(remote, { auth: credentials, skip_setup: true });
     this.status = { state: "idle", lastSync: null, pending: 0, conflictsResolved: 0, refused: [], error: null };
+    // What the local database's winning revisions hold (name -> canonical body) as of its sequence
+    // `seenSeq`: a round opens only the documents that changed since, and seals only the records that
+    // differ from it (measured: an edit round over 1,200 records, bench/sync.py).
+    this.seen = null;
+    this.seenSeq = 0;
   }
 
   // ------------------------------------------------------------ connect
@@ -121,6 +126,7 @@ export class SyncEngine {
     const names = new Set([...Object.keys(records), ...known]);
     for (const name of names) {
       const body = Object.prototype.hasOwnProperty.call(records, name) ? records[name] : null;
+      if (this.seen && (this.seen.get(name) ?? "null") === canonical(body)) continue;
       const sealedId = await docIdOf(this.keys, name);
       let mine = null;
       try {
@@ -224,19 +230,42 @@ export class SyncEngine {
     return out;
   }
 
+  /** Every record of the local database opened once, as `seen` (the first round of this engine). */
+  async scan() {
+    this.seenSeq = (await this.local.info()).update_seq;
+    this.seen = new Map(Object.entries(await this.records()).map(([name, body]) => [name, canonical(body)]));
+  }
+
+  /** The documents changed since `seenSeq` opened into `seen`; returns every record's body. */
+  async catchUp() {
+    const feed = await this.local.changes({ since: this.seenSeq, include_docs: true });
+    for (const { doc } of feed.results) {
+      if (!doc || doc._id === KEY_CHECK_ID || doc._deleted) continue;
+      try {
+        const opened = await open(this.keys, doc);
+        this.seen.set(opened.name, canonical(opened.body));
+      } catch (error) {
+        if (!(error instanceof Tampered)) throw error;
+        this.refuse(error);
+      }
+    }
+    this.seenSeq = feed.last_seq;
+    return Object.fromEntries([...this.seen].map(([name, text]) => [name, JSON.parse(text)]));
+  }
+
   /** One round: the records the app holds in, the records to apply out ({name: body|null}). */
   async syncOnce(records) {
     this.status.state = "syncing";
     this.status.error = null;
     try {
       // Sealed locally first: while the server is out of reach the changes wait here (status.pending).
-      const known = Object.keys(await this.records());
-      await this.push(records, known);
+      if (!this.seen) await this.scan();
+      await this.push(records, [...this.seen.keys()]);
       await this.connect();
       await this.replicate();
       await this.resolve();
       await this.replicate(); // the resolutions go back to the server
-      const held = await this.records();
+      const held = await this.catchUp();
       const changed = {};
       for (const [name, body] of Object.entries(held)) {
         const mine = Object.prototype.hasOwnProperty.call(records, name) ? records[name] : null;
