@@ -1,7 +1,8 @@
 """Sync in the real app (issue 21): two browser profiles, each with its own account, the built site,
 and the CouchDB-protocol server of sync-server/ on loopback. A card written on the first device reaches
 the second through Settings → Sync (sync-worker, py-worker's syncRecords/syncMerge/syncApply), the
-server's stored documents hold none of its values, and a wrong password is said plainly."""
+server's stored documents hold none of its values, and another device's sync code and a wrong password are
+each said plainly."""
 
 from __future__ import annotations
 
@@ -72,6 +73,11 @@ def test_a_card_written_on_one_device_reaches_the_other_and_the_server_holds_non
         code = fill_sync(first, remote, PASSWORD, None)
         assert sync_now(first) == "ok", first.locator("[data-testid=sync-error]").all_inner_texts()
 
+        held = len(sync_server.documents("openmasq-alice"))
+        fill_sync(second, remote, PASSWORD, None)  # a code of its own: not the one the server's data has
+        assert sync_now(second) == "error"
+        assert "n’est pas celui des données du serveur" in second.locator("[data-testid=sync-error]").inner_text()
+        assert len(sync_server.documents("openmasq-alice")) == held  # nothing was sent
         fill_sync(second, remote, PASSWORD, code)
         assert sync_now(second) == "ok", second.locator("[data-testid=sync-error]").all_inner_texts()
         assert int(second.locator("[data-testid=sync-applied]").inner_text()) >= 1
