@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..store import DOCUMENT_VERSION, StateFormatError, document_from_json
 from ..store.document import document_to_dict
 from ..sync import SyncRecordError, join_records, merge_record, split_document
+from . import embeddings as ml
 from . import records as rec
 
 if TYPE_CHECKING:
@@ -106,6 +107,8 @@ class SyncApi:
         gone = before - {c.id for c in document.conversations}
         for conversation_id in sorted(gone):
             await account.records.delete(rec.conv_key(conversation_id))
+        app.touch()
+        ml.schedule_sync(app)  # the memory's search index follows the cards that came in
         return {"applied": sorted(str(n) for n in changed), "conversations": len(document.conversations),
                 "cards": len(document.memory.cards)}
 
