@@ -18,10 +18,6 @@ def _masked(text: str, level: str = "renforce") -> str:
     "Mark Twain or Herman Melville: who wrote more about the sea?",
     'Summarise "The Great Gatsby" by F. Scott Fitzgerald in five sentences.',
     "Quels sont les thèmes des œuvres de Berthe Morisot ?",
-    # a question about the world that opens the sentence, in a message about nobody the writer knows
-    "Wer war eigentlich Gustav Stresemann und wofür bekam er den Nobelpreis?",
-    "¿Cuántos títulos ganó Rafael Nadal en París?",
-    "Quanti gol ha segnato Roberto Baggio in nazionale?",
 ])
 def test_a_public_figure_in_a_general_question_stays(text: str) -> None:
     assert _masked(text) == text
@@ -31,9 +27,9 @@ def test_a_public_figure_in_a_general_question_stays(text: str) -> None:
     ("My boss Herman Melville or Mark Twain, who pays better?", "Herman Melville"),
     ("Dis à ma sœur Emily Dickinson de venir", "Emily Dickinson"),
     ("le président Jean Martin de notre association", "Jean Martin"),
-    # a question that speaks of the writer
-    ("Who is Karen Holloway? she emailed me twice", "Karen Holloway"),
-    ("Wie viele Stunden hat Jonas Weber für mich gearbeitet?", "Jonas Weber"),
+    # a question of the present, as often about a private person named in a mail or a file
+    ("Qui est Héloïse Marchetti ?", "Héloïse Marchetti"),
+    ("How many hours did Paul Durand work last week?", "Paul Durand"),
 ])
 def test_a_person_the_writer_knows_is_masked(text: str, name: str) -> None:
     assert name not in _masked(text)

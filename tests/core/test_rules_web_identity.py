@@ -99,3 +99,9 @@ def test_a_public_site_beside_a_name_stays() -> None:
     text = "Guido says the docs on www.python.org are the best"
     out = pseudonymise(text, Vault.new(bytes(range(32)), mode="fake"), RedactOptions()).text
     assert "www.python.org" in out
+
+
+def test_the_writers_own_site_said_further_before_its_address_is_masked() -> None:
+    text = "¿Qué opinas de mi web de clases de guitarra? https://www.clasesguitarra-tomasvidal.com"
+    out = pseudonymise(text, Vault.new(KEY, mode="fake"), RedactOptions()).text
+    assert "tomasvidal" not in out and "https://www." in out

@@ -29,36 +29,7 @@ def introduced_as_public_figure(text: str, start: int, end: int) -> bool:
         return False  # "my boss Herman Melville": a person the writer knows
     if _AFTER_TITLE.search(before) or _ends_with(words, _cues()):
         return True
-    return _beside_famous_name(before, text[end : end + WINDOW]) or _asked_about(text, start, end)
-
-
-_SENTENCE_START = deferred(r"[.!?\n]\s*[¿¡]?\s*(?=[^.!?\n]*$)")
-_OPENER_WORDS = 3
-
-
-def _asked_about(text: str, start: int, end: int) -> bool:
-    """The name is in a question about the world ("Wer war eigentlich Konrad Adenauer?", "¿Cuántos goles lleva
-    Lamine Yamal?") in a message that says nothing of the writer or of the one addressed."""
-    head = text[max(0, start - WINDOW) : start]
-    boundary = _SENTENCE_START.search(head)
-    opening = head[boundary.end() :] if boundary else (head if start <= WINDOW else "")
-    words = lexicon.lexicon_key(opening.lstrip("¿¡ ")).split()[:_OPENER_WORDS]
-    if not any(" ".join(words[:size]) in _openers() for size in range(1, len(words) + 1)):
-        return False
-    return not any(word in _writer_words() for word in _WORDS.findall(lexicon.lexicon_key(text)))
-
-
-_WORDS = deferred(r"[^\W\d_]+(?:['’])?")
-
-
-@cache
-def _openers() -> frozenset[str]:
-    return lexicon.list_keys("general_questions.txt")
-
-
-@cache
-def _writer_words() -> frozenset[str]:
-    return lexicon.list_keys("first_second_person.txt")
+    return _beside_famous_name(before, text[end : end + WINDOW])
 
 
 def _ends_with(words: list[str], phrases: frozenset[str]) -> bool:

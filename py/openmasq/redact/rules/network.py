@@ -241,7 +241,7 @@ _OWN_SITE_BEFORE = deferred(
     r"(?<![\w])(?:my|our|mon|ma|notre|mein|meine|meiner|meinem|unsere|unserer|unseren|mi|nuestra|nuestro|"
     r"il mio|la mia|il nostro|la nostra|nostro|nostra)"
     r"(?: [^\W\d_]+){0,2} (?:site|website|web|webseite|homepage|seite|page|página|pagina|portfolio|portafolio|"
-    r"blog|shop|boutique|tienda|negozio|sito|cv|resume|landing page)\b[^\n]{0,12}$"
+    r"blog|shop|boutique|tienda|negozio|sito|cv|resume|landing page)\b[^\n]{0,40}$"
 )
 
 
