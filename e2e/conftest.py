@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import DEFAULT_TIMEOUT_MS
+from e2e_support import DEFAULT_TIMEOUT_MS, LOCALE
 
 from openmasq.site.build import BuildOptions, BuildResult, build_site
 from openmasq.site.serve import BackgroundServer
@@ -161,7 +161,6 @@ def recorder() -> Recorder:
     return Recorder()
 
 
-LOCALE = "fr-FR"
 
 
 @pytest.fixture

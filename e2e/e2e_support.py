@@ -7,6 +7,8 @@ from typing import Any
 # Playwright's own default (30 s) is short for a first load that precaches ~250 MB and boots Pyodide
 # on 2 cores; a test that needs less says so.
 DEFAULT_TIMEOUT_MS = 120_000
+# The browsers' locale (the app's strings are checked in French unless a test says otherwise).
+LOCALE = "fr-FR"
 
 
 def wait_for_service_worker(page: Any, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> str:

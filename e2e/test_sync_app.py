@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LOCALE
-from e2e_support import DEFAULT_TIMEOUT_MS, wait_for_service_worker
+from e2e_support import DEFAULT_TIMEOUT_MS, LOCALE, wait_for_service_worker
 from test_chat import create_account, open_app
 from test_memory import go_memory, list_view, new_card
 

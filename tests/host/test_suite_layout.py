@@ -18,3 +18,17 @@ def test_no_two_test_modules_share_a_file_name() -> None:
             if path.name != "conftest.py" and "__pycache__" not in path.parts and "node_modules" not in path.parts:
                 by_name[path.name].append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in by_name.items() if len(paths) > 1} == {}
+
+
+def test_no_module_imports_a_conftest_by_name_outside_its_own_folder() -> None:
+    """Several folders hold a conftest.py: "from conftest import X" gets whichever one pytest imported first
+    (e2e/test_sync_app.py got tests/pyodide's on a clean clone). Shared values live in a uniquely named module."""
+    offenders = []
+    for suite in SUITES:
+        for path in (ROOT / suite).rglob("*.py"):
+            if "node_modules" in path.parts or "__pycache__" in path.parts:
+                continue
+            text = path.read_text("utf-8")
+            if ("from conftest import" in text or "import conftest" in text) and path.parent.name != "pyodide":
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
