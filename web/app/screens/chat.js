@@ -404,7 +404,9 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
       extra.push({ id: "pending-user", role: "user", text: live.text, spans: [],
         attachments: (live.files || []).map((it) => ({ name: it.name, size: it.size, kind: it.kind })) });
     }
-    if (!live.error || live.reply) {
+    // Once the finished reply is in the saved list, the live copy is not shown beside it.
+    const replyInList = live.done && messages.some((m) => m.id === live.done.id);
+    if ((!live.error || live.reply) && !replyInList) {
       extra.push({ id: "pending-reply", role: "assistant", text: live.reply, wire: live.wire, streaming: live.streaming });
     }
   }
@@ -435,13 +437,23 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
   // A toast sits above the composer and the list keeps room for it (the first run reads from its top).
   useToastRoom(ref, () => stick.current && !welcome, conv?.id);
 
+  // It unsticks on a move up made just after the user touched the list, or on a touch far from the
+  // bottom (a click on "Show earlier"); content growing below a scroll to the bottom never unsticks it.
+  const lastTop = useRef(0);
+  const farFromBottom = (el) => el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_PX;
   const onScroll = (e) => {
     const el = e.currentTarget;
-    if (earlier && el.scrollTop < EARLIER_PX && performance.now() - touched.current < USER_SCROLL_MS) showEarlier();
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true;
-    else if (performance.now() - touched.current < USER_SCROLL_MS) stick.current = false;
+    const byUser = performance.now() - touched.current < USER_SCROLL_MS;
+    const movedUp = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    if (earlier && el.scrollTop < EARLIER_PX && byUser) showEarlier();
+    if (!farFromBottom(el)) stick.current = true;
+    else if (byUser && movedUp) stick.current = false;
   };
-  const touch = () => { touched.current = performance.now(); };
+  const touch = () => {
+    touched.current = performance.now();
+    if (ref.current && farFromBottom(ref.current)) stick.current = false;
+  };
   const liveError = live?.error && live.error.kind !== "aborted" && !live.streaming ? live.error : null;
   // The error the send reported shows once: on the last message when that message carries it (a failed
   // reply, with the worker's detail, or the draft kept), else below the messages (the draft not listed yet).
