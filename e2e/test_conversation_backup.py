@@ -1,10 +1,10 @@
-"""Conversation backups in the real page (issue 18, item 7): an account's conversations exported from
-Settings (JSON, passphrase-encrypted in the Mémoire export's file format, and Markdown) come back in a
-fresh account with their restored texts; importing the same file again adds nothing and says so; a
-foreign file is refused with a reason and changes nothing. Format 2: the account's system prompt, a
-persona, a conversation's own prompt, prices keyed by provider and each reply's token counts are in the
-file (read as written) and all come back in a fresh account with the same server under another id; a
-file of a newer build is refused in the interface's language."""
+"""Conversation backups in the real page (issue 18, item 7), at 1280 and 390 px, axe clean: an account's
+conversations exported from Settings (JSON, passphrase-encrypted in the Mémoire export's file format,
+and Markdown) come back in a fresh account with their restored texts; importing the same file again adds
+nothing and says so; a foreign file is refused with a reason and changes nothing. Format 2: the
+account's system prompt, a persona, a conversation's own prompt, prices keyed by provider and each
+reply's token counts are in the file (read as written) and all come back in a fresh account with the
+same server under another id; a file of a newer build is refused in the interface's language."""
 
 from __future__ import annotations
 
@@ -13,8 +13,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_chat import (
+    EMPTY_CURRENT,
+    LAPTOP,
     MESSAGE,
+    PHONE,
     REAL_VALUES,
     add_provider,
     create_account,
@@ -50,17 +54,22 @@ def export(page: Any, action: str, folder: Path) -> Path:
     return target
 
 
+@pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_conversations_exported_from_one_account_come_back_in_a_fresh_one_once_and_never_twice(
-    context: Any, site_server: Any, provider: Any, tmp_path: Path, shoot: Any
+    context: Any, site_server: Any, provider: Any, tmp_path: Path, shoot: Any, size: str
 ) -> None:
-    page = open_app(context, site_server.url)
+    page = open_app(context, site_server.url, LAPTOP if size == "laptop" else PHONE)
     create_account(page, "Source")
     add_provider(page, provider.base_url)
     page.click("[data-route=chat]")
-    new_conversation(page)
+    if size == "laptop":
+        new_conversation(page)
+    else:
+        page.click("[data-action=new-conversation-head]")
+        page.wait_for_function(EMPTY_CURRENT)
     send(page, MESSAGE)
     reply = wait_for_reply(page).locator(".markdown").inner_text()
-    title = page.locator(".conv.current .conv-title, .conv.current strong").first.inner_text()
+    title = page.locator(".conv.current .conv-title, .conv.current strong").first.text_content()
 
     page.click("[data-route=settings]")
     page.locator("[data-testid=backup-settings]").wait_for()
@@ -92,13 +101,16 @@ def test_conversations_exported_from_one_account_come_back_in_a_fresh_one_once_a
     report = panel.locator("[data-testid=backup-report]", has_text="0 conversation ajoutée")
     report.wait_for()
     assert "la même conversation" in report.inner_text()
-    shoot(page, "backup-import", full_page=False)
+    assert serious_violations(page, site_server.url) == []
+    shoot(page, f"backup-import-{size}", full_page=False)
 
     page.click("[data-route=chat]")
+    if size == "phone":
+        page.click(".drawer-toggle")
     listed = page.locator(".conv")
     listed.first.wait_for()
     assert listed.count() == 1
-    listed.first.click()
+    listed.first.locator(".conv-open").click()
     shown = wait_for_reply(page).locator(".markdown").inner_text()
     assert shown == reply and title
     assert page.ui_errors == []

@@ -3,7 +3,7 @@ after a reply (two, stacked: the reply copied twice) sit between the last reply 
 neither the reply nor its actions nor the composer (read from the DOM's geometry while both are shown). The
 boot screen: in an English browser it speaks English from its first render (every state the boot screen
 took is recorded by a MutationObserver installed before the page's scripts), and its steps tick forward
-only, to the last one."""
+only, to the last one. A toast under the pointer does not expire until the pointer leaves it."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from test_chat import (
     wait_for_gate,
     wait_for_reply,
 )
+from test_memory import serious_violations
 
 from openmasq.testing.upstream import ScriptedUpstream
 
@@ -63,12 +64,38 @@ def test_a_toast_after_a_reply_covers_neither_the_last_reply_its_actions_nor_the
     reply.locator("[data-action=copy]").click()
     page.locator(".toasts .toast", has_text="Copié").wait_for()
     reply.locator("[data-action=copy-markdown]").click()
+    # The pointer on the toasts holds them (they would expire while a slow machine lays them out).
+    page.hover(".toasts .toast >> nth=-1")
     page.wait_for_function("() => document.querySelectorAll('.toasts .toast').length === 2")
     page.wait_for_function(SETTLED, timeout=30_000)
+    assert serious_violations(page, site_server.url) == []
     shoot(page, f"toast-{size}", full_page=False)
     # Leaving the chat gives the room back: no space kept for toasts at the end of a list not shown.
     page.click("[data-route=settings]")
     assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--composer-space')") == ""
+    assert page.ui_errors == []
+
+
+def test_a_toast_stays_while_the_pointer_is_on_it_and_goes_once_it_leaves(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    # The page's clock is Playwright's: it runs on its own, and is moved forward past the toast's time.
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_server.url.rstrip("/"))
+    context.clock.install()
+    page = open_app(context, site_server.url)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    new_conversation(page)
+    send(page, "Bonjour.")
+    wait_for_reply(page).locator("[data-action=copy]").click()
+    toast = page.locator(".toasts .toast", has_text="Copié")
+    toast.hover()
+    page.clock.fast_forward("00:30")
+    assert toast.count() == 1, "a toast under the pointer expired"
+    page.mouse.move(5, 5)
+    page.clock.fast_forward("00:30")
+    toast.wait_for(state="detached")
     assert page.ui_errors == []
 
 

@@ -1,6 +1,7 @@
 """The app's screens at a 390x844 phone and a 1280x800 laptop: the layout (bottom bar and conversation
 drawer on the phone, nothing wider than the screen), French and English, light and dark, the licences
-page with the model attributions, and screenshots of every main screen as artifacts."""
+page with the model attributions, axe clean (no serious or critical violation) on every main screen, and
+screenshots of every main screen as artifacts."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from test_chat import (
     wait_for_gate,
     wait_for_reply,
 )
+from test_memory import serious_violations
 
 from openmasq.chat.codecs.models import PRESETS
 from openmasq.testing.upstream import ScriptedUpstream
@@ -66,10 +68,11 @@ def assert_bar_labels_whole(page: Any, full_labels: list[str], back_to: dict[str
     page.set_viewport_size(back_to)
 
 
-def screen(page: Any, shoot: Any, route: str, name: str) -> None:
+def screen(page: Any, shoot: Any, route: str, name: str, site_url: str) -> None:
     page.click(f"[data-route={route}]")
     page.locator(".page h1, .chat").first.wait_for()
     assert overflow(page) == [], f"{name} is wider than the screen"
+    assert serious_violations(page, site_url) == [], name
     shoot(page, name, full_page=False)
 
 
@@ -93,6 +96,7 @@ def test_every_main_screen_fits_and_is_captured(
     wait_for_reply(page)
     page.locator("[data-role=user] [data-action=wire]").click()
     assert overflow(page) == [], "the chat is wider than the screen"
+    assert serious_violations(page, site_server.url) == []
     shoot(page, f"chat-{size}", full_page=False)
 
     rail = page.locator("nav.rail").bounding_box()
@@ -107,6 +111,7 @@ def test_every_main_screen_fits_and_is_captured(
         drawer.wait_for(state="visible")
         # Focus goes to the conversation shown, not to the search field (which pops a phone's keyboard).
         assert page.evaluate("document.activeElement.closest('.conv.current') !== null")
+        assert serious_violations(page, site_server.url) == []
         shoot(page, f"conversations-{size}", full_page=False)
         page.keyboard.press("Escape")
         drawer.wait_for(state="hidden")
@@ -118,6 +123,7 @@ def test_every_main_screen_fits_and_is_captured(
     page.click("[data-action=conversation-settings]")
     page.locator("dialog[open]").wait_for()
     assert page.locator("fieldset:disabled #mode-fake").count() == 1  # pinned by the first send
+    assert serious_violations(page, site_server.url) == []
     shoot(page, f"conversation-settings-{size}", full_page=False)
     stops = page.evaluate("document.querySelectorAll('dialog[open] button, dialog[open] input').length")
     for _ in range(stops + 3):  # past the last control, Tab must come back to the first, never leave
@@ -127,15 +133,16 @@ def test_every_main_screen_fits_and_is_captured(
     page.locator("dialog[open]").wait_for(state="detached")
     assert page.evaluate("document.activeElement.dataset.action") == "conversation-settings", "focus was lost"
 
-    screen(page, shoot, "providers", f"providers-{size}")
+    screen(page, shoot, "providers", f"providers-{size}", site_server.url)
     page.click("[data-action=add-provider]")
     page.select_option("#prov-kind", "compatible")
     page.click("[data-preset=ollama]")
     assert page.input_value("#prov-url") == PRESETS["ollama"].base_url  # the engine's own preset (the contract)
+    assert serious_violations(page, site_server.url) == []
     shoot(page, f"provider-form-{size}", full_page=False)
     page.keyboard.press("Escape")
-    screen(page, shoot, "settings", f"settings-{size}")
-    screen(page, shoot, "about", f"about-{size}")
+    screen(page, shoot, "settings", f"settings-{size}", site_server.url)
+    screen(page, shoot, "about", f"about-{size}", site_server.url)
     assert "OpenMasq NER model, trained by the project" in page.inner_text(".about")
     assert page.ui_errors == []
 

@@ -195,7 +195,7 @@ export function App({ pyWorker = null }) {
         ? html`<${AccountsScreen} api=${api} accounts=${accounts} setAccounts=${setAccounts}
             notice=${lockNotice} onEnter=${() => enter()} changeLang=${changeLang} />`
         : html`<${Shell} route=${route} setRoute=${setRoute} account=${account} lock=${lock} />`}
-      <${Toasts} toasts=${toasts.toasts} dismiss=${toasts.dismiss} />
+      <${Toasts} toasts=${toasts.toasts} dismiss=${toasts.dismiss} hold=${toasts.hold} />
     <//>
   <//>`;
 }

@@ -95,31 +95,57 @@ export const useToast = () => useContext(ToastContext);
 export const UNDO_MS = 6000;
 const TOAST_MS = 3500;
 
+/** Toasts expire on their own, but not while the pointer or the focus is on them (WCAG 2.2.1): a
+  user reading one, or reaching for its Undo, keeps it; the time left runs again when they leave. */
 export function useToasts() {
   const [toasts, setToasts] = useState([]);
+  const clocks = useRef(new Map()); // id -> { left, since, timer, expire }
+  const held = useRef(false);
+  const run = (clock) => {
+    clock.since = Date.now();
+    clock.timer = setTimeout(clock.expire, clock.left);
+  };
   const push = (message, { action, actionLabel, timeout, onExpire, tone } = {}) => {
     const id = uid("toast");
-    const ms = timeout ?? (action ? UNDO_MS : TOAST_MS);
     const toast = { id, message, action, actionLabel, tone };
     setToasts((list) => [...list.slice(-3), toast]);
-    toast.timer = setTimeout(() => {
+    const clock = { left: timeout ?? (action ? UNDO_MS : TOAST_MS), timer: null };
+    clock.expire = () => {
+      clocks.current.delete(id);
       setToasts((list) => list.filter((x) => x.id !== id));
       onExpire?.();
-    }, ms);
+    };
+    clocks.current.set(id, clock);
+    if (!held.current) run(clock);
     return id;
   };
-  const dismiss = (id) => setToasts((list) => {
-    const toast = list.find((x) => x.id === id);
-    if (toast) clearTimeout(toast.timer);
-    return list.filter((x) => x.id !== id);
-  });
-  return { toasts, push, dismiss };
+  const dismiss = (id) => {
+    clearTimeout(clocks.current.get(id)?.timer);
+    clocks.current.delete(id);
+    setToasts((list) => list.filter((x) => x.id !== id));
+  };
+  const hold = (on) => {
+    if (held.current === on) return;
+    held.current = on;
+    for (const clock of clocks.current.values()) {
+      if (on) {
+        clearTimeout(clock.timer);
+        clock.left = Math.max(0, clock.left - (Date.now() - clock.since));
+      } else run(clock);
+    }
+  };
+  return { toasts, push, dismiss, hold };
 }
 
-export function Toasts({ toasts, dismiss }) {
+export function Toasts({ toasts, dismiss, hold = () => {} }) {
   const region = useRef(null);
   useEffect(() => publishToastsHeight(region.current), []); // the chat keeps this much room (toast-room.js)
-  return html`<div class="toasts" role="status" aria-live="polite" ref=${region}>
+  // A toast that goes while held (its own close button) must not leave the others paused.
+  useEffect(() => { if (!toasts.length) hold(false); }, [toasts.length]);
+  const leaveFocus = (e) => { if (!region.current?.contains(e.relatedTarget)) hold(false); };
+  return html`<div class="toasts" role="status" aria-live="polite" ref=${region}
+      onPointerEnter=${() => hold(true)} onPointerLeave=${() => hold(region.current?.contains(document.activeElement))}
+      onfocusin=${() => hold(true)} onfocusout=${leaveFocus}>
     ${toasts.map((toast) => html`<div key=${toast.id} class=${`toast ${toast.tone || ""}`}>
       <span>${toast.message}</span>
       ${toast.action ? html`<button type="button" class="button small" onClick=${() => {

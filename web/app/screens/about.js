@@ -19,8 +19,9 @@ function useBuildHash() {
 export function AboutScreen() {
   const hash = useBuildHash();
   const l = lang();
-  return html`<div class="page about">
-    <header class="page-head"><h1>${t("about.title")}</h1></header>
+  // A page of text only: focusable itself, so a keyboard can scroll it (axe: scrollable-region-focusable).
+  return html`<div class="page about" tabindex="0" role="region" aria-labelledby="about-title">
+    <header class="page-head"><h1 id="about-title">${t("about.title")}</h1></header>
     <section class="panel">
       <h2>${APP.name}</h2>
       <p>${t("about.body")}</p>
