@@ -15,14 +15,12 @@ from typing import Any
 
 import pytest
 from test_chat import (
-    EMPTY_CURRENT,
     LAPTOP,
     MESSAGE,
     PHONE,
     REAL_VALUES,
     add_provider,
     create_account,
-    new_conversation,
     open_app,
     send,
     wait_for_reply,
@@ -62,11 +60,7 @@ def test_conversations_exported_from_one_account_come_back_in_a_fresh_one_once_a
     create_account(page, "Source")
     add_provider(page, provider.base_url)
     page.click("[data-route=chat]")
-    if size == "laptop":
-        new_conversation(page)
-    else:
-        page.click("[data-action=new-conversation-head]")
-        page.wait_for_function(EMPTY_CURRENT)
+    new_conversation_at(page, size)
     send(page, MESSAGE)
     reply = wait_for_reply(page).locator(".markdown").inner_text()
     title = page.locator(".conv.current .conv-title, .conv.current strong").first.text_content()

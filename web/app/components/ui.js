@@ -137,7 +137,7 @@ export function useToasts() {
   return { toasts, push, dismiss, hold };
 }
 
-export function Toasts({ toasts, dismiss, hold = () => {} }) {
+export function Toasts({ toasts, dismiss, hold }) {
   const region = useRef(null);
   useEffect(() => publishToastsHeight(region.current), []); // the chat keeps this much room (toast-room.js)
   // A toast that goes while held (its own close button) must not leave the others paused.

@@ -421,9 +421,8 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
     ? html`<${ReplyUsage} usage=${usage.replies[m.id]} currency=${usage.currency} />` : null);
 
   // The view follows the conversation unless the user scrolled up to read; a message they send
-  // brings it back. Only a scroll the user made can stop it: the list's height also changes
-  // when a finished reply is swapped for its saved copy, and the scroll event that causes
-  // arrives after the list has grown again, far from the bottom.
+  // brings it back. Only the user can stop it (onScroll and touch below): the list's height also
+  // changes when a finished reply is swapped for its saved copy, far from the bottom.
   const touched = useRef(-Infinity);
   const sent = useRef(0);
   const userTurns = all.filter((m) => m.role === "user").length;
@@ -438,7 +437,7 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
   useToastRoom(ref, () => stick.current && !welcome, conv?.id);
 
   // It unsticks on a move up made just after the user touched the list, or on a touch far from the
-  // bottom (a click on "Show earlier"); content growing below a scroll to the bottom never unsticks it.
+  // bottom (a click on "Show earlier"); content growing below never does.
   const lastTop = useRef(0);
   const farFromBottom = (el) => el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_PX;
   const onScroll = (e) => {
