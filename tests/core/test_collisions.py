@@ -85,6 +85,19 @@ def test_a_real_first_name_equal_to_a_fake_first_name_is_sent_masked() -> None:
     assert restore(_primary(conv.vault, "Marie Dupont"), conv.vault) == "Marie Dupont"
 
 
+def test_a_real_surname_inside_the_fake_of_another_person_is_sent_masked() -> None:
+    """"Hélène Ruiz" typed for real after "Marie Dupont" became "Paul Ruiz": the history must not carry "Ruiz"
+    (seen in e2e: a persona's fake held the system prompt's real surname)."""
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Je vois Marie Dupont demain.")
+    fake_surname = _primary(conv.vault, "Marie Dupont").split()[-1]
+    outcome, sent = _send(conv, f"La cliente s'appelle Hélène {fake_surname}.")
+    assert outcome.status == "done", outcome.reason
+    wire = _wire(sent[0])
+    assert fake_surname not in wire.replace(",", " ").replace(".", " ").split()
+    assert restore(wire, conv.vault).count("Marie Dupont") == 1
+
+
 def test_the_model_reply_after_a_collision_restores_to_the_right_people() -> None:
     conv = Conversation("c1", Vault.new(KEY))
     _send(conv, "Je vois Marie Dupont demain.")

@@ -46,6 +46,9 @@ def test_a_capitalised_first_name_alone_is_a_person(text: str, name: str) -> Non
     ("tell jordan i'll bring the charger", "jordan"),
     # the holder of an account
     ("manda i soldi a questo iban intestato a chiara", "chiara"),
+    # chat shorthand for a partner, a word for a child
+    ("moved in w my gf zara last month", "zara"),
+    ("la mia bimba aurora compie tre anni", "aurora"),
 ])
 def test_a_first_name_typed_in_lower_case_is_a_person_when_something_says_so(text: str, name: str) -> None:
     assert name in _names(text)
@@ -182,3 +185,8 @@ def test_a_family_named_by_its_surname_is_a_person() -> None:
     assert "Schneider" not in _masked("Mo – Familie Schneider\nMi – Janniks Papa")
     assert "Martin" not in _masked("on dîne chez la famille Martin samedi")
     assert _names("family time is rare") == []
+
+
+def test_a_word_for_a_child_that_is_also_a_name_introduces_the_name_after_it() -> None:
+    """"niña" is a first name of the wider world's lists: before "valeria" it is the cue, not her first name."""
+    assert _names("mi niña valeria tiene fiebre desde ayer") == ["valeria"]

@@ -114,6 +114,8 @@ def test_a_large_city_that_is_also_a_surname_is_the_city(text: str, town: str) -
     ("je vis à Cluj depuis 2 ans", "Cluj"),
     ("My cousin lives in Kothrud, near the university", "Kothrud"),
     ("Ich wohne in Ehrenfeld, ist das teuer?", "Ehrenfeld"),
+    # hyphenated with a particle, although its first word is an everyday one
+    ("DDN 05/03/90, née à Fort-de-France. Je demande mon acte.", "Fort-de-France"),
 ])
 def test_a_place_no_list_knows_is_a_place_after_a_verb_of_living(text: str, place: str) -> None:
     assert place not in _masked(text)
@@ -128,3 +130,9 @@ def test_a_place_typed_in_lower_case_after_a_verb_of_living_is_a_place_unless_it
 def test_a_country_or_a_person_after_a_verb_of_living_is_no_place_of_that_rule() -> None:
     assert _masked("she was born in France") == "she was born in France"
     assert [s.value for s in detect_places("I moved to Anna's flat") if s.source == "context"] == []
+
+
+def test_a_town_named_like_a_function_word_of_another_language_is_masked_where_it_is_introduced() -> None:
+    """"Como" is Spanish for "how": after "vivo a" in Italian it is the town, a sentence opening on it is not."""
+    assert "Como" not in _masked("Lavoro a Lugano e vivo a Como: come funziona la tassazione?")
+    assert _masked("Como se dice gracias en italiano?") == "Como se dice gracias en italiano?"

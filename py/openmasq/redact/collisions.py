@@ -29,6 +29,7 @@ def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: 
     """Re-fake, in `vault` (the pass's working copy), every value whose substitute a real value of
     `spans` collides with; returns those values, in vault order (empty when nothing collided)."""
     reals = {span.value: span.kind for span in spans if span.value.strip()}
+    reals.update({word: "person" for word in _name_words(spans) if word not in reals})
     if not reals or not vault.entries:
         return ()
     raw = "\n".join(vault.entries)
@@ -58,6 +59,16 @@ def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: 
     if not before <= _masked(vault):  # cannot happen: every dropped value was given a new substitute
         raise RuntimeError("collision resolution lost a masked value")
     return owners
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]{2,}")
+
+
+def _name_words(spans: Iterable[Span]) -> list[str]:
+    """The words of the full names of `spans` ("Marchal" of "Hélène Marchal"): another value's fake that holds one
+    ("Lucas Marchal", "c.marchal@…") would put a real surname on the wire, beside the person it names."""
+    return [m.group() for span in spans if span.kind == "person" and len(span.value.split()) > 1
+            for m in _NAME_WORD.finditer(span.value)]
 
 
 @dataclass(frozen=True)

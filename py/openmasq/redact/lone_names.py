@@ -168,7 +168,7 @@ def _is_name_part(word: str) -> bool:
 def _starts_person(words: Words, i: int) -> bool:
     """Word i is a first name used as a person's name."""
     word = words.texts[i]
-    if not _is_first_name(word) or _named_after(words, i):
+    if not _is_first_name(word) or _named_after(words, i) or _introduces_next_name(words, i):
         return False
     shape = "upper" if word.isupper() and len(word) > 1 else "capital" if word[0].isupper() else "lower"
     if shape == "upper" and words.text.upper() == words.text:
@@ -189,6 +189,13 @@ def _starts_person(words: Words, i: int) -> bool:
     # A weaker sign ("avec karim", a line that opens on "karim") only for a name that is no frequent word
     # ("y azul", "léa" are left: both are among the commonest words).
     return not lexicon.is_frequent_word(word) and (_cued(words, i, weak=True) or _opens_line(words, i))
+
+
+def _introduces_next_name(words: Words, i: int) -> bool:
+    """Word i is a word introducing a person that is also a name of the wider world's lists ("niña", "nena"),
+    and a first name follows it ("mi niña valeria"): the cue, not the name's first word."""
+    return (words.joined(i) and _is_cue(lexicon.lexicon_key(words.texts[i]), weak=False)
+            and _is_first_name(words.texts[i + 1]))
 
 
 def _no_dictionary_word(word: str) -> bool:

@@ -274,7 +274,11 @@ _RESIDENCE_VERB = (
     r"[ \t]+(?:(?:à|a|au|en|in|nach|to|at|near|en las afueras de|nei pressi di|près de|pres de|cerca de|"
     r"vicino a|bei|outside)[ \t]+))"
 )
-_RESIDENCE = deferred(_RESIDENCE_VERB + r"(?P<place>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}(?:[- ][A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})")
+# A name of several words, or of hyphenated ones with a particle between ("Fort-de-France", "Saint-Jean-de-Luz").
+_PARTICLE = r"(?:de|du|des|la|le|les|lès|sur|sous|en|di|del|am|an|im|upon|on)"
+_COMPOUND = deferred(f"-{_PARTICLE}-")
+_RESIDENCE = deferred(_RESIDENCE_VERB + r"(?P<place>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}(?:(?:-(?:" + _PARTICLE
+                      + r"-)?|[ ])[A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})")
 # Typed in lower case ("me he mudado a getafe", "moved to headingley"): one word, or two joined by a hyphen.
 _RESIDENCE_LOWER = deferred(_RESIDENCE_VERB + r"(?P<place>[a-zà-öø-ÿ][^\W\d_]{2,}(?:-[a-zà-öø-ÿ][^\W\d_]+)?)(?![\w-])")
 
@@ -284,9 +288,12 @@ def _residence_spans(text: str) -> list[Span]:
     for m in _RESIDENCE.finditer(text):
         value = m.group("place")
         first = value.split(" ")[0].split("-")[0]
-        if lexicon.is_country(value) or lexicon.is_common_word(first) or lexicon.is_stopword(first):
+        compound = _COMPOUND.search(value) is not None  # "Fort-de-France": a name, whatever "Fort" is
+        if lexicon.is_country(value):
             continue
-        if lexicon.is_first_name(first) and not lexicon.is_place(value):
+        if not compound and (lexicon.is_common_word(first) or lexicon.is_stopword(first)):
+            continue
+        if lexicon.is_first_name(first) and not compound and not lexicon.is_place(value):
             continue  # "I live with..." is no place; "moved to Anna's" neither
         out.append(Span(m.start("place"), m.end("place"), value, "location", "context", 0.6))
     return out

@@ -79,7 +79,7 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
     if category_of(span.kind) not in active:
         return False
     if span.kind in WORDLIKE_KINDS and lexicon.is_non_pii_term(value, category_of(span.kind)) and not (
-            _names_a_trade(span) or _labelled_account(span)):
+            _names_a_trade(span) or _labelled_account(span) or _placed_function_word(span)):
         return False
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
@@ -105,6 +105,13 @@ def _labelled_account(span: Span) -> bool:
     """A user name its label gives, in a user name's shape ("DB_USER=shop_admin", "user: app_facturation"): an
     account's login, a credential's half, however generic its words."""
     return span.kind == "username" and span.source == "context" and any(ch in span.value for ch in "._-")
+
+
+def _placed_function_word(span: Span) -> bool:
+    """A town named like a function word of another language ("vivo a Como", "in Bra"): the place detector
+    took it only after a word that introduces a place (places.py), which the stopword test cannot see."""
+    return (span.kind == "location" and span.source in _RULE_SOURCES and span.value[:1].isupper()
+            and lexicon.is_stopword(span.value) and not lexicon.is_generic_term(span.value))
 
 
 def _names_a_trade(span: Span) -> bool:
