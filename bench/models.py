@@ -178,9 +178,8 @@ def browser_page() -> Iterator[Any]:
     from openmasq.site.serve import BackgroundServer
 
     sys.path.insert(0, str(ROOT / "e2e"))
-    from ml_probe import PROBE_PAGE
-
     from conftest import CHROMIUM, CHROMIUM_ARGS
+    from ml_probe import PROBE_PAGE
 
     with tempfile.TemporaryDirectory() as folder:
         site = build_site(BuildOptions(out=Path(folder) / "site", repo=ROOT, with_tests=True)).out
