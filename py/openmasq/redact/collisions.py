@@ -66,7 +66,8 @@ _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]{2,}")
 
 def _name_words(spans: Iterable[Span]) -> list[str]:
     """The words of the full names of `spans` ("Marchal" of "Hélène Marchal"): another value's fake that holds one
-    ("Lucas Marchal", "c.marchal@…") would put a real surname on the wire, beside the person it names."""
+    as a word ("Lucas Marchal") would put a real surname on the wire. Not yet read: one inside an e-mail fake
+    ("c.marchal@…"), which the send's postcondition does not see either."""
     return [m.group() for span in spans if span.kind == "person" and len(span.value.split()) > 1
             for m in _NAME_WORD.finditer(span.value)]
 
