@@ -29,7 +29,8 @@ def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: 
     """Re-fake, in `vault` (the pass's working copy), every value whose substitute a real value of
     `spans` collides with; returns those values, in vault order (empty when nothing collided)."""
     reals = {span.value: span.kind for span in spans if span.value.strip()}
-    reals.update({word: "person" for word in _name_words(spans) if word not in reals})
+    for word in _name_words(spans):
+        reals.setdefault(word, "person")
     if not reals or not vault.entries:
         return ()
     raw = "\n".join(vault.entries)
