@@ -16,6 +16,7 @@ from test_chat import (
     PHONE,
     add_provider,
     create_account,
+    new_conversation,
     open_app,
     send,
     wait_for_gate,
@@ -145,6 +146,23 @@ def test_every_main_screen_fits_and_is_captured(
     screen(page, shoot, "about", f"about-{size}", site_server.url)
     assert "OpenMasq NER model, trained by the project" in page.inner_text(".about")
     assert page.ui_errors == []
+
+
+def test_a_window_widened_past_a_phones_width_gives_the_conversation_list_back_at_once(
+    context: Any, site_server: Any, provider: ScriptedUpstream
+) -> None:
+    """Closed, the phone's drawer is inert; the list must not stay so when the window grows (nothing else
+    on the page changes meanwhile, so only the width can make the chat render again)."""
+    page = open_app(context, site_server.url, PHONE)
+    create_account(page)
+    add_provider(page, provider.base_url)
+    page.click("[data-route=chat]")
+    page.locator(".chat-side[inert]").wait_for(state="attached")
+    page.set_viewport_size(LAPTOP)
+    page.locator(".chat-side:not([inert])").wait_for(state="attached")
+    new_conversation(page)  # the list's own button takes the click
+    page.set_viewport_size(PHONE)
+    page.locator(".chat-side[inert]").wait_for(state="attached")
 
 
 def test_language_and_theme_settings_apply_at_once_and_survive_the_lock(

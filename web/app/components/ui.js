@@ -14,6 +14,22 @@ export function useId(prefix) {
   return ref.current;
 }
 
+/** Whether the media `query` matches now; the component renders again when the answer changes (a window
+ *  widened past a phone's width, a tablet turned), so what depends on it is never left stale. */
+export function useMediaQuery(query) {
+  const matches = () => typeof matchMedia === "function" && matchMedia(query).matches;
+  const [now, setNow] = useState(matches);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return undefined;
+    const list = matchMedia(query);
+    const on = () => setNow(list.matches);
+    on();
+    list.addEventListener("change", on);
+    return () => list.removeEventListener("change", on);
+  }, [query]);
+  return now;
+}
+
 /** A modal dialog shown while mounted; Escape or the close button call onClose. */
 const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), "
   + "textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";

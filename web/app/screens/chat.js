@@ -4,7 +4,7 @@ import { html, useEffect, useLayoutEffect, useRef, useState, useCallback, Comlin
 import { t } from "../i18n.js";
 import { useApp } from "../app.js";
 import { Icon } from "../components/icons.js";
-import { Dialog, Field, useToast, errorMessage, useBusy } from "../components/ui.js";
+import { Dialog, Field, useToast, errorMessage, useBusy, useMediaQuery } from "../components/ui.js";
 import { ConversationList } from "../components/convlist.js";
 import { Message, ErrorNote, RequestView, copyText, familyOf, kindLabel } from "../components/message.js";
 import { bus, chatState, emit, markStreaming } from "../store.js";
@@ -56,6 +56,7 @@ export function ChatScreen() {
   const [currentId, setCurrentId] = useState(chatState.currentId);
   const [conv, setConv] = useState(null);
   const [drawer, setDrawer] = useState(false);
+  const phone = useMediaQuery(PHONE_QUERY); // the list is a drawer, inert while closed
   const [showSettings, setShowSettings] = useState(false);
   const [showWireLog, setShowWireLog] = useState(false);
   const [showModel, setShowModel] = useState(false);
@@ -300,7 +301,6 @@ export function ChatScreen() {
   };
 
   const live = currentId ? chatState.live.get(currentId) : null;
-  const phone = typeof matchMedia === "function" && matchMedia(PHONE_QUERY).matches;
 
   // The keyboard layer's commands (components/keyboard.js: shortcuts and the command palette, issue 18).
   const focusComposer = () => requestAnimationFrame(() => document.getElementById("composer-input")?.focus());

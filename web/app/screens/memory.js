@@ -5,7 +5,7 @@ import { html, useEffect, useRef, useState } from "../lib.js";
 import { t, formatDate } from "../i18n.js";
 import { useApp } from "../app.js";
 import { Icon } from "../components/icons.js";
-import { Dialog, errorMessage } from "../components/ui.js";
+import { Dialog, errorMessage, useMediaQuery } from "../components/ui.js";
 import { CATEGORIES, CardPanel, CategoryDot, StatusBadge, when } from "../components/memory-card.js";
 import { Inbox } from "../components/memory-inbox.js";
 import { Graph } from "../components/graph.js";
@@ -21,8 +21,10 @@ const SEARCH_DEBOUNCE_MS = 150;
 const RECENT_CHOICES = [1, 7, 30];
 const PROFILE_MAX = LIMITS.maxProfileChars; // memory/model.py MAX_PROFILE_CHARS
 
+const NARROW_QUERY = `(max-width: ${GRAPH_MIN_WIDTH}px)`;
+
 function narrow() {
-  return typeof matchMedia === "function" && matchMedia(`(max-width: ${GRAPH_MIN_WIDTH}px)`).matches;
+  return typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches;
 }
 
 export function MemoryScreen() {
@@ -117,13 +119,7 @@ function GraphView({ onOpen, overview }) {
   const { api } = useApp();
   const mem = useMemoryApi(api);
   const [data, setData] = useState(null);
-  const [small, setSmall] = useState(narrow());
-  useEffect(() => {
-    const query = matchMedia(`(max-width: ${GRAPH_MIN_WIDTH}px)`);
-    const on = () => setSmall(query.matches);
-    query.addEventListener("change", on);
-    return () => query.removeEventListener("change", on);
-  }, []);
+  const small = useMediaQuery(NARROW_QUERY);
   useEffect(() => {
     const load = async () => { try { setData(await mem.memoryGraph()); } catch { /* locked */ } };
     load();
