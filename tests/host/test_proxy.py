@@ -566,13 +566,13 @@ async def _lifespan_runs(app: Any) -> bool:
 
 
 def test_a_proxy_whose_http_client_cannot_be_warmed_starts_all_the_same(monkeypatch):
-    import asyncio
+    from openmasq.testing import in_fresh_loop
 
     async def refused(*args: Any, **kwargs: Any) -> Any:
         raise OSError("no loopback socket")
 
     monkeypatch.setattr(app_module.asyncio, "start_server", refused)
-    assert asyncio.run(_lifespan_runs(app_module.create_app(app_module.ProxyConfig("http://127.0.0.1:9/v1"))))
+    assert in_fresh_loop(_lifespan_runs(app_module.create_app(app_module.ProxyConfig("http://127.0.0.1:9/v1"))))
 
 
 # Caches of the kept kind that grow by design after warming: one entry per character seen, or per

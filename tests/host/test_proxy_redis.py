@@ -18,6 +18,7 @@ from test_proxy_upstream import RunningProxy, ScriptedUpstream
 from openmasq.proxy.app import SESSION_HEADER
 from openmasq.proxy.vaultstore import Loaded, RedisVaultStore, VaultKeys, redis_key
 from openmasq.redact import Vault
+from openmasq.testing import in_fresh_loop
 
 KEYS = VaultKeys.parse("k1 " + "11" * 32)
 OTHER_KEYS = VaultKeys.parse("k9 " + "99" * 32)
@@ -129,7 +130,7 @@ def test_two_workers_updating_one_session_at_once_both_land_in_the_vault(upstrea
         third = "Et copiez sophie.leroy@exemple.org."
         assert reply_text(chat(a, third, session="race")) == "Reçu : " + third
         assert racing.loads == 2  # its first redaction clashed with b's and was done again
-        stored = asyncio.run(_load(redis_server, "race"))
+        stored = in_fresh_loop(_load(redis_server, "race"))
     reals = set(stored.vault.entries.values()) if stored.vault else set()
     assert {"marie.dupont@karl-studio.fr", "jean.martin@brightwave.co.uk", "sophie.leroy@exemple.org"} <= reals
     assert stored.version == 3

@@ -20,6 +20,7 @@ from openmasq.proxy import masking
 from openmasq.proxy.sessions import IDLE_SECONDS, TRIM_EVERY, SessionError, SessionStore
 from openmasq.redact import RedactOptions, SpanCache, Vault
 from openmasq.redact.pseudonymise import detect_spans
+from openmasq.testing import in_fresh_loop
 
 FIRSTS = ["Marie", "Jean", "Claire", "Paul", "Sophie", "Luc", "Camille", "Louis", "Julie", "Thomas"]
 LASTS = ["Dupont", "Martin", "Bernard", "Durand", "Lefebvre", "Moreau", "Laurent", "Simon", "Michel", "Garcia"]
@@ -161,7 +162,7 @@ def test_the_store_keeps_a_session_whose_redaction_is_running():
             store.get("other")
             return "busy" in store
 
-    assert asyncio.run(scenario())
+    assert in_fresh_loop(scenario())
 
 
 def test_the_store_hands_out_one_vault_holder_per_id_and_none_is_kept_without_id():
@@ -222,7 +223,7 @@ def test_100_concurrent_sessions_never_mix_their_vaults(proxy, upstream):
     # X-Test-Owner passes through to the upstream: it tells which session a body came from.
     requests = [({**session(f"s{i}"), "X-Test-Owner": str(i)}, openai_body({"role": "user", "content": text}))
                 for i, text in enumerate(texts)]
-    responses = asyncio.run(post_all(f"{proxy.base_url}/chat/completions", requests))
+    responses = in_fresh_loop(post_all(f"{proxy.base_url}/chat/completions", requests))
     for i, response in enumerate(responses):
         assert response.json()["choices"][0]["message"]["content"] == f"Reçu : {texts[i]}"
     assert len(proxy.proxy.sessions) == 100
@@ -257,7 +258,7 @@ def test_100_concurrent_sessions_never_mix_their_vaults(proxy, upstream):
 def test_concurrent_requests_of_one_session_never_lose_a_vault_entry(proxy, upstream):
     emails = [person(i)[1] for i in range(20)]
     requests = [(session("shared"), openai_body({"role": "user", "content": f"Écris à {e}."})) for e in emails]
-    responses = asyncio.run(post_all(f"{proxy.base_url}/chat/completions", requests))
+    responses = in_fresh_loop(post_all(f"{proxy.base_url}/chat/completions", requests))
     assert all(r.status_code == 200 for r in responses)
     seen = {m.group() for r in upstream.received for m in EMAIL.finditer(r.text())}
     assert len(seen) == 20

@@ -8,7 +8,6 @@ import json
 import random
 import re
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -17,7 +16,7 @@ import pytest
 from openmasq.memory.model import Card, Sentence
 from openmasq.redact import caches
 from openmasq.redact.caches import memo_caches
-from openmasq.testing import appears_in
+from openmasq.testing import appears_in, in_fresh_loop
 from openmasq.testing.upstream import anthropic_stream, openai_stream
 from openmasq.worker import App, AppError, Chunk, EgressMessage, End, Failure, Head, MemoryRecords
 from openmasq.worker.local import LOCAL_MEMORY_CHARS, LOCAL_PROMPT_TOKENS, LOCAL_REPLY_TOKENS
@@ -192,12 +191,6 @@ def rig() -> Rig:
     records = MemoryRecords()
     egress = ScriptedEgress(host, records)
     return Rig(host, records, egress, App(egress, host))
-
-
-def in_fresh_loop(coroutine: Coroutine[Any, Any, T]) -> T:
-    """asyncio.run on a thread of its own: the same session's Playwright keeps a loop running on this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def run(test: Callable[[Rig], Coroutine[Any, Any, None]]) -> None:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from test_worker_app import ManualHost
 
+from openmasq.testing import in_fresh_loop
 from openmasq.testing.model_lists import anthropic_models, no_listing, ollama, openai_models
 from openmasq.testing.upstream import Script, ScriptedUpstream
 from openmasq.worker import App, Chunk, EgressMessage, End, Failure, Head, MemoryRecords
@@ -79,7 +80,7 @@ def run(body: Any) -> None:
         await app.open(MemoryRecords())
         await body(app, egress)
 
-    asyncio.run(main())
+    in_fresh_loop(main())
 
 
 def drawn(prefix: str, n: int) -> list[str]:
@@ -238,5 +239,5 @@ def test_a_reply_keeps_the_name_of_the_model_that_wrote_it_across_a_reload() -> 
         replies = [m for m in (await again.get_conversation(conv["id"]))["message_list"] if m["role"] == "assistant"]
         assert [m["model"] for m in replies] == ["model-one", "model-two"]
 
-    asyncio.run(main())
+    in_fresh_loop(main())
 

@@ -3,6 +3,7 @@ the send and extraction flows against it, recording every request body sent on t
 
 from __future__ import annotations
 
+from .loops import in_fresh_loop
 from .scripted import (
     CallTool,
     Fail,
@@ -25,6 +26,7 @@ __all__ = [
     "appears_in",
     "attached",
     "facts",
+    "in_fresh_loop",
     "last_user_text",
     "tool_results",
 ]
