@@ -178,8 +178,9 @@ def browser_page() -> Iterator[Any]:
     from openmasq.site.serve import BackgroundServer
 
     sys.path.insert(0, str(ROOT / "e2e"))
-    from conftest import CHROMIUM, CHROMIUM_ARGS
     from ml_probe import PROBE_PAGE
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS
 
     with tempfile.TemporaryDirectory() as folder:
         site = build_site(BuildOptions(out=Path(folder) / "site", repo=ROOT, with_tests=True)).out

@@ -45,7 +45,6 @@ class HostCollection:
 
 
 HOST_COLLECTION = pytest.StashKey[HostCollection]()
-PYODIDE_RUN = pytest.StashKey["PyodideRun"]()
 
 
 def collect_core_ids() -> HostCollection:
@@ -267,34 +266,32 @@ def pyodide_run(
     run = run_in_browser(site)
     run.saved_to = tmp_path_factory.mktemp("pyodide-session") / "pyodide-run.json"
     run.saved_to.write_text(json.dumps(asdict(run), default=str, indent=1), encoding="utf-8")
-    request.config.stash[PYODIDE_RUN] = run
+    request.config.suite_summaries["tests/core inside Pyodide"] = summary_lines(run)  # tests/conftest.py
     yield run
 
 
 # ---------------------------------------------------------------- reporting
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    run = config.stash.get(PYODIDE_RUN, None)
-    if run is None:
-        return
-    write = terminalreporter.write_line
-    terminalreporter.section("tests/core inside Pyodide")
+def summary_lines(run: PyodideRun) -> list[str]:
+    """What the terminal summary says of the browser session: its crashes, timings and last pytest line."""
+    lines = []
     for crash in run.crashes:
         first_line = crash["error"].splitlines()[0]
         where = f"Pyodide crashed while running {crash['nodeid']}" if crash["nodeid"] else "the run broke"
-        write(f"{where}: {first_line}")
+        lines.append(f"{where}: {first_line}")
     record = run.record
     if record is None or "timings" not in record:
-        write(f"the in-Pyodide run did not finish ({run.wall_s:.1f} s): see test_pyodide_session_ran")
+        lines.append(f"the in-Pyodide run did not finish ({run.wall_s:.1f} s): see test_pyodide_session_ran")
     else:
         timings = record["timings"]
-        write(
+        lines.append(
             f"Pyodide {record['pyodide_version']}: load {timings['load_pyodide_s']:.2f} s, "
             f"packages {timings['packages_s']:.2f} s, pytest {timings['pytest_s']:.2f} s "
             f"(last attempt), browser session {run.wall_s:.2f} s"
         )
-        lines = [line for line in record["output"].splitlines() if line.strip()]
-        if lines:
-            write(f"in-Pyodide pytest said: {lines[-1].strip('= ')}")
-    write(f"full record (output, console, requests): {run.saved_to}")
+        output = [line for line in record["output"].splitlines() if line.strip()]
+        if output:
+            lines.append(f"in-Pyodide pytest said: {output[-1].strip('= ')}")
+    lines.append(f"full record (output, console, requests): {run.saved_to}")
+    return lines
