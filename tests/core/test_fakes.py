@@ -756,6 +756,9 @@ def test_french_address_prefers_the_same_departement_and_mirrors_capitals() -> N
          r"[0-9]{3}B [A-Z][a-z]+ Street, .+ [A-Z]{1,2}[0-9]{1,2} [0-9][A-Z]{2}"),
         ("1600 Pennsylvania Avenue NW, Washington, DC 20500",
          r"[0-9]{4} [A-Z][a-z]+ Avenue NW, [A-Za-z .]+, [A-Z]{2} [0-9]{5}"),
+        # all in lower case, as typed in a chat
+        ("14 cranbrook rd, bristol bs6 7bw", r"[0-9]{2} [a-z]+ rd, [a-z .-]+ [a-z]{1,2}[0-9]{1,2} [0-9][a-z]{2}"),
+        ("4 elm street, springfield, il 62704", r"[0-9] [a-z]+ street, [a-z .]+, [a-z]{2} [0-9]{5}"),
     ],
 )
 def test_foreign_addresses_keep_their_country_format(real: str, pattern: str) -> None:
@@ -907,6 +910,17 @@ def test_month_names_stay_in_the_same_language_and_form(real: str, language: str
         assert month[0].isupper() == real_month[0].isupper()
         year = int(re.findall(r"[0-9]{4}", fake)[0])
         assert abs(year - int(re.findall(r"[0-9]{4}", real)[0])) <= 2
+
+
+@pytest.mark.parametrize("real", ["15/VIII/1985", "3-XI-1979", "12.IV.1990"])
+def test_a_month_in_roman_numerals_is_faked_in_roman_numerals(real: str) -> None:
+    separator = re.findall(r"[/.-]", real)[0]
+    months = set()
+    for rng in rngs(30):
+        day, month, year = fakes.fake_date(real, rng, birth=True).split(separator)
+        assert month in dates.ROMAN_MONTHS and 1 <= int(day) <= 28 and 1940 <= int(year) <= 2004
+        months.add(month)
+    assert len(months) > 3  # drawn, not kept
 
 
 def test_english_ordinals_and_french_premier_follow_the_new_day() -> None:

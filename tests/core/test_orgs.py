@@ -379,6 +379,9 @@ def test_an_invented_name_after_the_same_cue_is_a_company() -> None:
 @pytest.mark.parametrize("text,name", [
     ("kannst du bei der Fahrschule Tiedemann anrufen", "Tiedemann"),
     ("er will bei der spedition Krüger anfangen", "Krüger"),
+    ("er will bei spedition krüger anfangen, hat staplerschein", "krüger"),
+    ("écris au plombier (Dépannage Rapide 31, 05 61 48 22 90)", "Dépannage Rapide"),
+    ("ho chiesto un preventivo a Edilnord Ristrutturazioni", "Edilnord"),
 ])
 def test_a_driving_school_or_a_haulier_is_a_business(text: str, name: str) -> None:
     assert name not in pseudonymise(text, Vault.new("aa" * 32), RedactOptions()).text
@@ -390,3 +393,24 @@ def test_a_business_named_by_its_trade_and_everyday_words_is_masked_in_title_cas
     described = pseudonymise("la clinique du parc est fermée le lundi", vault, RedactOptions()).text
     assert "Clinique du Parc" not in named
     assert described == "la clinique du parc est fermée le lundi"
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Mitgliedsnummer 00847 im TSV Eichenau-Moosbach, Beitrag 120 €/Jahr.", "TSV Eichenau-Moosbach"),
+    ("mein Sohn spielt beim SV Rot-Weiß Hochkirchen", "SV Rot-Weiß Hochkirchen"),
+    ("mon fils joue à l'AS Montigny-le-Bretonneux depuis septembre", "AS Montigny-le-Bretonneux"),
+    ("my daughter joined Harwick Vale FC last month", "Harwick Vale FC"),
+    ("mi hijo juega en el CD Villaverde Alto", "CD Villaverde Alto"),
+])
+def test_a_local_club_is_named_with_its_abbreviation(text: str, name: str) -> None:
+    assert name in values(text)
+
+
+@pytest.mark.parametrize("text", ["Is AC Milan playing this weekend?", "Real Madrid CF won again"])
+def test_a_famous_club_ships_in_clear(text: str) -> None:
+    assert pseudonymise(text, Vault.new("aa" * 32), RedactOptions()).text == text
+
+
+@pytest.mark.parametrize("text", ["the CD Player is broken", "the US Army and the US Open"])
+def test_an_abbreviation_before_an_everyday_word_is_no_club(text: str) -> None:
+    assert values(text) == []

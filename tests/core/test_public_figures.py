@@ -18,6 +18,9 @@ def _masked(text: str, level: str = "renforce") -> str:
     "Mark Twain or Herman Melville: who wrote more about the sea?",
     'Summarise "The Great Gatsby" by F. Scott Fitzgerald in five sentences.',
     "Quels sont les thèmes des œuvres de Berthe Morisot ?",
+    # a filler word between the question and the name
+    "Wer war eigentlich Helmut Kohl?",
+    "Qui était vraiment Jean Moulin ?",
 ])
 def test_a_public_figure_in_a_general_question_stays(text: str) -> None:
     assert _masked(text) == text
@@ -30,6 +33,7 @@ def test_a_public_figure_in_a_general_question_stays(text: str) -> None:
     # a question of the present, as often about a private person named in a mail or a file
     ("Qui est Héloïse Marchetti ?", "Héloïse Marchetti"),
     ("How many hours did Paul Durand work last week?", "Paul Durand"),
+    ("my boss really was Jean Martin", "Jean Martin"),
 ])
 def test_a_person_the_writer_knows_is_masked(text: str, name: str) -> None:
     assert name not in _masked(text)

@@ -34,6 +34,9 @@ ADDRESSES = [
     ("350 Fifth Ave, Apt 5B", "350 Fifth Ave, Apt 5B"),
     ("1585 Broadway", "1585 Broadway"),
     ("tenant at Flat 3, 56 Gloucester Road, London SW7 4QT.", "Flat 3, 56 Gloucester Road, London SW7 4QT"),
+    # typed in lower case: the postcode says the word before it is the city
+    ("im at 14 cranbrook rd, bristol bs6 7bw, uber says", "14 cranbrook rd, bristol bs6 7bw"),
+    ("my address is 4 elm street, springfield, il 62704", "4 elm street, springfield, il 62704"),
     ("Appt 12, 3 rue Nationale 59000 Lille", "Appt 12, 3 rue Nationale 59000 Lille"),
     # German
     ("Hauptstraße 5, 10115 Berlin", "Hauptstraße 5, 10115 Berlin"),

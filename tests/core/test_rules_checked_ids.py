@@ -92,3 +92,16 @@ def test_checksummed_identifier_round_trips(text: str, value: str, _kind: str) -
     result = pseudonymise(text, Vault.new(KEY))
     assert value not in result.text
     assert Restorer(result.vault).restore(result.text) == text
+
+
+@pytest.mark.parametrize(("real", "prefix"), [("MORGA657054SM9IJ", ""), ("K7QX9P", "K"), ("POL-88234-77", "POL-"),
+                                              ("MRN 0042317", "MRN "), ("12AB34567", "")])
+def test_a_record_number_keeps_only_the_prefix_naming_its_kind(real: str, prefix: str) -> None:
+    """A UK driving licence opens with the surname and holds the initials: its letters are redrawn as its
+    digits are, and only a short head naming the kind ("MRN", "POL-") stays."""
+    for seed in range(30):
+        fake = fakes.fake_for("record_id", real, random.Random(seed))
+        assert fake.startswith(prefix) and len(fake) == len(real)
+        assert [ch.isalpha() for ch in fake] == [ch.isalpha() for ch in real]
+        if real == "MORGA657054SM9IJ":
+            assert "MORGA" not in fake

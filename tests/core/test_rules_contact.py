@@ -178,12 +178,30 @@ NOT_PHONES = [
     "La population est passée de 1 234 567 à 1 345 678 habitants.",
     "Facture n° 2024 0012 345, montant 1 200 €.",
     "+12 345 678 points cette saison",
+    # pieces after a phone word that are no phone: years, an order's number
+    "call between 2019 - 2020 - 2021",
+    "numéro de commande 123 - 456 - 789",
 ]
 
 
 @pytest.mark.parametrize("text", NOT_PHONES)
 def test_no_phone_in_dates_amounts_and_identifiers(text: str) -> None:
     assert spans_of(text, "phone") == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("hazme bizum al 6 9 9 - 87 65 43 que el mío no va", "6 9 9 - 87 65 43"),
+    ("call me on 0 7700 - 900 - 123 tonight", "0 7700 - 900 - 123"),
+    ("ruf mich an: 0171 - 23 45 678", "0171 - 23 45 678"),
+])
+def test_a_number_typed_in_pieces_after_a_phone_word_is_one_phone(text: str, value: str) -> None:
+    start = text.index(value)
+    assert spans_of(text, "phone") == [(value, start, start + len(value))]
+
+
+def test_pieces_next_to_a_phone_already_found_are_not_read_again() -> None:
+    text = "mon numéro : 06 12 34 56 78 - 15 min avant"
+    assert [value for value, _, _ in spans_of(text, "phone")] == ["06 12 34 56 78"]
 
 
 REGIONS = ["FR", "GB", "DE", "ES", "IT", "BE", "CH", "US"]

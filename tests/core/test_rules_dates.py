@@ -44,6 +44,9 @@ BIRTH_DATES = [
     # a two-digit year after a month name, a birth phrase after the date
     ("Date of birth 14 Feb 79, Irish citizen", "14 Feb 79"),
     ("le 4 juin 1990 je suis née à Dakar", "4 juin 1990"),
+    # the month in Roman numerals
+    ("tengo 41 años (nací el 15/VIII/1985), ¿puedo", "15/VIII/1985"),
+    ("Ich bin am 3.IV.1988 geboren", "3.IV.1988"),
 ]
 
 
@@ -69,6 +72,7 @@ DATES = [
     ("lundi 5 août 2024", "5 août 2024"),
     ("2024/03/12", "2024/03/12"),
     ("du 12 mars 2024 au 15 mars 2024", "15 mars 2024"),
+    ("consegna il 31-XII-2024", "31-XII-2024"),
 ]
 
 
@@ -93,6 +97,9 @@ NOT_DATES = [
     "le 3 truc 2024",
     "3 mai 20245",
     "x12/03/2024",
+    "chapitre 3 V 2000",  # Roman months need a date's separator
+    "le 32/XII/2024",
+    "3/XIII/2024",
 ]
 
 

@@ -802,6 +802,13 @@ def is_trade_word(word: str) -> bool:
     return lexicon_key(word.strip()) in _comma_set("org_trades.txt")
 
 
+@cache
+def club_abbreviations() -> tuple[frozenset[str], frozenset[str]]:
+    """The abbreviations that open a club's name and those that close it, case kept ("TSV", "FC")."""
+    before, after = _paragraphs("club_abbreviations.txt")[:2]
+    return frozenset(before.split()), frozenset(after.split())
+
+
 @lru_cache(maxsize=16384)
 def is_currency(value: str) -> bool:
     """An ISO currency code (in capitals), a currency symbol or a currency name."""

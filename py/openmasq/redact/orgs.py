@@ -638,13 +638,17 @@ def _descriptor_spans(words: _OrgWords) -> list[_Found]:
 
 def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
     """The capitalised name after a trade word in lower case: "la boulangerie Morel", "alla pasticceria Da Nino",
-    "en la panadería La Espiga de Oro" (the name without the trade word, as after a cue). Not before a
+    "en la panadería La Espiga de Oro" (the name without the trade word, as after a cue), or a surname in lower
+    case ("bei spedition krüger"). Not before a
     place, a country or a famous brand alone ("la pharmacie Paris Nord" is left to the place detector)."""
     out: list[_Found] = []
     for k, word in enumerate(words.texts[:-1]):
         if not (word.islower() and lexicon.is_trade_word(word) and words.joined(k)):
             continue
         head = k + 1
+        if _lowercase_surname(words.texts[head]):  # "bei spedition krüger", "dalla carrozzeria bianchi"
+            out.append(_Found(words.starts[head], words.ends[head], "context", 0.7, echoes=True))
+            continue
         if not _is_run_word(words.texts[head]):
             # a capitalised particle first ("pasticceria Da Nino")
             particle = words.texts[head][:1].isupper() and len(words.texts[head]) <= 3
@@ -661,6 +665,33 @@ def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
             continue
         out.append(_Found(words.starts[head], words.ends[last], "context", 0.7, echoes=True))
     return out
+
+
+def _club_spans(words: _OrgWords) -> list[_Found]:
+    """A club named with its abbreviation before or after the name, often its town's: "TSV Eichenau-Moosbach",
+    "AS Montigny-le-Bretonneux", "Harwick Vale FC" (the abbreviation is part of the name)."""
+    before, after = lexicon.club_abbreviations()
+    out: list[_Found] = []
+    last_word = len(words.texts) - 1
+    for k, word in enumerate(words.texts):
+        if word in before and k < last_word and words.joined(k) and _names_a_club(words.texts[k + 1]):
+            _, last = _run_around(words, k + 1)
+            out.append(_Found(words.starts[k], words.ends[last], "context", 0.75, echoes=True))
+        elif word in after and k > 0 and words.joined(k - 1) and _names_a_club(words.texts[k - 1]):
+            first, _ = _trimmed_run(words, _run_around(words, k - 1)[0], k, keep_end=True)
+            if first >= 0:
+                out.append(_Found(words.starts[first], words.ends[k], "context", 0.75, echoes=True))
+    return out
+
+
+def _names_a_club(word: str) -> bool:
+    """A title-case word that singles a club out ("Eichenau-Moosbach", "Villaverde"; not "Army", "PLAYER")."""
+    return word[0].isupper() and not word.isupper() and _is_distinctive(word)
+
+
+def _lowercase_surname(word: str) -> bool:
+    """A surname typed in lower case that is no everyday word ("krüger", "bianchi"; not "martin", "parc")."""
+    return word.islower() and lexicon.is_surname(word) and not lexicon.is_common_word(word)
 
 
 def _trimmed_run(words: _OrgWords, first: int, last: int, *, keep_end: bool = False) -> tuple[int, int]:
@@ -895,7 +926,7 @@ def detect_orgs(text: str) -> list[Span]:
     found = _legal_form_spans(words)
     found += _cue_spans(words) + _descriptor_spans(words) + _ampersand_spans(words) + _weak_cue_spans(words)
     found += _business_verb_spans(words)
-    found += _lowercase_trade_spans(words)
+    found += _lowercase_trade_spans(words) + _club_spans(words)
     found += _echo_spans(view.text, found) + _domain_name_spans(view.text)
     found = [_with_listed_partners(view.text, f) for f in found]
     return [view.span(f.start, f.end, "org", f.source, f.score) for f in _without_overlaps(found)]

@@ -27,13 +27,22 @@ def introduced_as_public_figure(text: str, start: int, end: int) -> bool:
     words = lexicon.lexicon_key(before).replace("¿", " ").replace("(", " ").split()
     if _ends_with(words, lexicon.list_keys("person_cues.txt")):
         return False  # "my boss Herman Melville": a person the writer knows
-    if _AFTER_TITLE.search(before) or _ends_with(words, _cues()):
+    if _AFTER_TITLE.search(before) or _ends_with(_without_filler(words), _cues()):
         return True
     return _beside_famous_name(before, text[end : end + WINDOW])
 
 
 def _ends_with(words: list[str], phrases: frozenset[str]) -> bool:
     return any(" ".join(words[-size:]) in phrases for size in range(1, 5) if len(words) >= size)
+
+
+def _without_filler(words: list[str]) -> list[str]:
+    """The words before the name without the filler word that may end them ("wer war eigentlich")."""
+    fillers = lexicon.list_keys("question_fillers.txt")
+    for size in (2, 1):
+        if len(words) > size and " ".join(words[-size:]) in fillers:
+            return words[:-size]
+    return words
 
 
 @cache

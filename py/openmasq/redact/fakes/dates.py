@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ...patterns import deferred
+from ..rules.dates import ROMAN_MONTHS
 from ..text import strip_accents
 from ._shape import distinct, match_case, swap_digits
 
@@ -103,6 +104,8 @@ def _month_word(token: str) -> tuple[str, int, int] | None:
     wins ("Dec" is English, "déc" French), then the first in LANGUAGE_ORDER."""
     if not token.isalpha():
         return None
+    if token in ROMAN_MONTHS:  # "15/VIII/1985"
+        return ("roman", ROMAN_MONTHS.index(token), 0)
     candidates = _MONTH_OF.get(_key(token))
     if not candidates:
         return _EXTRA_SPELLINGS.get(_key(token))
@@ -221,6 +224,8 @@ def _number(value: int, token: str, pad: bool) -> str:
 
 def _month_text(real_token: str, name: tuple[str, int, int], month: int) -> str:
     language, real_month, form = name
+    if language == "roman":
+        return ROMAN_MONTHS[month - 1]
     canonical = MONTHS[language][real_month][form]
     new = MONTHS[language][month - 1][form]
     if _key(real_token) == strip_accents(canonical) and real_token.casefold() != canonical:
@@ -265,6 +270,8 @@ def _fix_abbreviation_dot(out: list[str], p: _Parsed) -> None:
     assert p.month is not None and p.month_name is not None
     at = p.month
     language, _, form = p.month_name
+    if language not in MONTHS:
+        return
     new_key = _key(out[at])
     is_whole_word = any(strip_accents(full) == new_key for full, _ in MONTHS[language])
     if form == 1 and is_whole_word and at + 1 < len(out) and out[at + 1] == ".":

@@ -8,6 +8,7 @@ import random
 import re
 from collections.abc import Callable
 
+from ...patterns import deferred
 from .. import checksums
 from ._shape import DIGITS, UPPER, alnum_only, distinct, redraw_char, relayout, swap_digits
 
@@ -399,6 +400,14 @@ def fake_tax_id(real: str, rng: random.Random) -> str:
     return _shaped(real, rng, lambda c: len(c) == 13 and c.isdigit() and c[0] in "0123", _fr_tax_id)
 
 
+# The head of a record number that names its kind ("MRN", "POL-", "E-"): short, or set apart by a separator.
+_RECORD_PREFIX = deferred(r"[^\W\d_]{1,3}(?=\d)|[^\W\d_]{1,4}[-/ ](?=\w)")
+
+
 def fake_record_id(real: str, rng: random.Random) -> str:
-    """Letters kept (a prefix such as "E-" or "MRN"), digits redrawn."""
-    return distinct(real, rng, lambda r: swap_digits(real, r))
+    """A prefix naming the kind kept ("MRN", "POL-"); every other letter and digit redrawn by class: the
+    letters of a driving licence, a plate or a booking code are as much the user's as its digits (a UK
+    licence starts with the surname)."""
+    prefix = _RECORD_PREFIX.match(real)
+    head = prefix.group(0) if prefix else ""
+    return distinct(real, rng, lambda r: head + "".join(redraw_char(ch, r) for ch in real[len(head):]))

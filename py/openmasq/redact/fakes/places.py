@@ -151,7 +151,7 @@ _LANGUAGE_OF_COUNTRY = {"FR": "fr", "BE": "fr", "CH": "fr", "DE": "de", "AT": "d
 
 _TOKEN = deferred(r"[^\W\d_]{1,60}['’]?|[0-9]{1,12}|\s{1,20}|.", re.DOTALL)
 _GB_POSTCODE = deferred(r"\b([A-Z]{1,2}[0-9][A-Z0-9]?) ?([0-9][ABD-HJLNP-UW-Z]{2})\b", re.IGNORECASE)
-_US_STATE_ZIP = deferred(r"\b([A-Z]{2})[ \u00a0]{1,3}([0-9]{5})(-[0-9]{4})?\b")
+_US_STATE_ZIP = deferred(r"\b([A-Z]{2}|[a-z]{2})[ \u00a0]{1,3}([0-9]{5})(-[0-9]{4})?\b")
 _NL_POSTCODE = deferred(r"\b([1-9][0-9]{3}) ?([A-Z]{2})\b")
 _PT_POSTCODE = deferred(r"\b([0-9]{4})-([0-9]{3})\b")
 _FIVE_DIGITS = deferred(r"(?<![0-9])([0-9]{5})(?![0-9])")
@@ -267,10 +267,11 @@ def _word_votes(words: list[str]) -> dict[str, int]:
 def detect_country(address: str) -> str:
     """ISO code of an address's country from its postal code and words (default France)."""
     postcode = _GB_POSTCODE.search(address)
-    if postcode and postcode.group(0).isupper():  # "sw1a 2aa" in lower case is more likely a word
+    # "sw1a 2aa" in lower case inside an address is more likely a word; ending it, it is the postcode.
+    if postcode and (postcode.group(0).isupper() or not address[postcode.end():].strip()):
         return "GB"
     state_zip = _US_STATE_ZIP.search(address)
-    if state_zip and state_zip.group(1) in US_STATES:
+    if state_zip and state_zip.group(1).upper() in US_STATES:
         return "US"
     words = [_fold(t) for t in _TOKEN.findall(address) if t[:1].isalpha()]
     votes = _word_votes(words)
@@ -515,7 +516,7 @@ def _split_locality(real: str, country: str) -> tuple[str, str, re.Match[str] | 
     pattern = _locality_pattern(country)
     if country == "US":
         match = _US_STATE_ZIP.search(real)
-        if match and match.group(1) in US_STATES:
+        if match and match.group(1).upper() in US_STATES:
             head = real[: match.start()]
             cut = head.rstrip(", ").rfind(",")
             start = cut + 1 if cut >= 0 else match.start()
@@ -569,7 +570,8 @@ def _fake_locality(locality: str, match: re.Match[str] | None, country: str, rng
         head = head.replace(city_text, _case_like(city_text, town.name), 1)
     if country == "US" and match:
         plus4 = match.group(3) or ""
-        code_text = f"{town.area} {town.postcode}{redraw_digits(plus4, rng) if plus4 else ''}"
+        state = _case_like(match.group(1), town.area)
+        code_text = f"{state} {town.postcode}{redraw_digits(plus4, rng) if plus4 else ''}"
     elif match:
         code_text = _case_like(real_code, new_code)
     else:

@@ -13,7 +13,8 @@ from ._base import Hit, lowered, starts_token, windowed_matches
 # Words of a city name are separated by one space or hyphen and never contain one, so the
 # split of "Saint-Denis-en-Val" is unique (no backtracking between word and separator).
 _CITY_WORD = r"(?!(?i:cedex)\b)[A-ZÀ-Þ][\w'’]{1,30}"
-# After a postal code the city may be typed in lower case ("75002 paris").
+# Next to a postal code the city may be typed in lower case ("75002 paris", "bristol bs6 7bw", "springfield, il
+# 62704"): the code says it is the address's city.
 _POSTAL_CITY_WORD = r"(?!(?i:cedex)\b)[A-ZÀ-Þa-zß-ÿ][\w'’]{1,30}"
 _CITY_LINK = r"sur|sous|en|le|la|les|lès|lez|de|du|des|am|an|im|bei|ob|d['’]\w{1,20}|l['’]\w{1,20}"
 _CITY = rf"{_CITY_WORD}(?:[ -](?:{_CITY_LINK}|{_CITY_WORD})){{0,4}}"
@@ -23,8 +24,8 @@ _TAIL = deferred(
     r"[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t]{0,8})?(?:"
     rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|\d{{2}}[ ]\d{{3}}|(?:CH-|A-|B-|L-)?\d{{4}})[ \t]{{1,3}}{_POSTAL_CITY}"
     r"(?:[ \t]{1,3}(?i:cedex)(?:[ \t]?\d{1,2})?|[ \t]\(?[A-Z]{2}\)?(?![\w]))?"
-    rf"|{_CITY},[ \t]{{0,3}}[A-Z]{{2}}[ \t]{{1,2}}\d{{5}}(?:-\d{{4}})?"
-    rf"|(?:{_CITY},?[ \t]{{1,3}})?{_UK_POSTCODE}"
+    rf"|{_POSTAL_CITY},[ \t]{{0,3}}(?:[A-Z]{{2}}|[a-z]{{2}})[ \t]{{1,2}}\d{{5}}(?:-\d{{4}})?"
+    rf"|(?:{_POSTAL_CITY},?[ \t]{{1,3}})?(?:{_UK_POSTCODE}|{_UK_POSTCODE.lower()})"
     r")(?![\w])"
 )
 

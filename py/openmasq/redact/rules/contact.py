@@ -473,5 +473,32 @@ def find_unusual_phones(text: str) -> list[Hit]:
     return hits
 
 
+# After a phone word, a number typed in pieces ("bizum al 6 9 9 - 87 65 43", "call 0 7700 - 900 - 123"): its
+# parts are set apart the way two numbers would be, so the runs above split it, yet it is the one number asked for.
+_PIECES = deferred(r"(?<![\w+.,/-])(?:\+ ?)?\d+(?:[ ]{0,2}[-–/.]?[ ]{0,2}\d+){2,12}(?![\w]|[ .-]\d)")
+_PIECES_DIGITS = (9, 15)
+_YEAR = deferred(r"(?:19|20)\d\d")
+
+
+def _phones_in_pieces(text: str, found: list[Hit]) -> list[Hit]:
+    """Numbers in pieces after a phone word, where no phone was found already."""
+    hits: list[Hit] = []
+    for m in _PIECES.finditer(text):
+        digits = sum(ch.isdigit() for ch in m.group())
+        if not _PIECES_DIGITS[0] <= digits <= _PIECES_DIGITS[1] or _DATE_LIKE.fullmatch(m.group()):
+            continue
+        if all(_YEAR.fullmatch(group) for group in _GROUP.findall(m.group())):
+            continue  # "between 2019 - 2020 - 2021"
+        if any(h.start < m.end() and m.start() < h.end for h in found):
+            continue
+        if not (keyword_before(_PHONE_WORDS, text, m.start(), 40) or phone_label_before(text, m.start())):
+            continue
+        if keyword_before(_ID_WORDS, text, m.start(), 30) or _is_not_a_phone_run(text, m.start(), m.end()):
+            continue
+        hits.append(Hit(m.start(), m.end(), "phone", _CONTEXT_SCORE))
+    return hits
+
+
 def find_contact(text: str) -> list[Hit]:
-    return find_emails(text) + find_phones(text) + find_unusual_phones(text)
+    phones = find_phones(text) + find_unusual_phones(text)
+    return find_emails(text) + phones + _phones_in_pieces(text, phones)

@@ -1,4 +1,4 @@
-"""Full dates (numeric, ISO, or with a month name in FR/EN/DE/ES/IT) and, when a birth phrase
+"""Full dates (numeric, ISO, with a month in Roman numerals or a month name in FR/EN/DE/ES/IT) and, when a birth phrase
 precedes them ("né le", "born on", "DOB:", "geboren am"...), dates of birth."""
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ _NUMERIC_DATES = (
     re.compile(r"\d(?<![\w./-]\d)\d?(?P<sep>[/.-])\d{1,2}(?P=sep)(?:\d{4}|\d{2})(?![\w]|[/.-]\d)"),
     re.compile(r"\d(?<![\w./-]\d)\d{3}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{1,2}(?!(?!T\d)\w|[/.-]\d)"),  # ISO "...T10:00"
 )
+# Months in Roman numerals, as some write a date by hand or on a form ("15/VIII/1985", "3-XI-1979", "12.IV.1990").
+ROMAN_MONTHS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+_ROMAN_DATE = deferred(
+    r"(?<![\w./-])(?P<d>[0-3]?\d)(?P<sep>[/.\-])(?P<m>" + "|".join(sorted(ROMAN_MONTHS, key=len, reverse=True))
+    + r")(?P=sep)(?P<y>\d{4})(?![\w]|[/.-]\d)"
+)
 # Dates with a month name end with a four-digit year: they are looked for just before each year.
 _YEAR_HIT = deferred(r"\d(?<![\w.,]\d)\d{3}(?![\w])")
 _NAMED_DATES = (
@@ -67,6 +73,8 @@ def find_dates(text: str) -> list[Hit]:
         for m in pattern.finditer(text)
         if _is_numeric_date(m.group(0), m.group("sep"))
     ]
+    hits += [Hit(m.start(), m.end(), "date", 0.8) for m in _ROMAN_DATE.finditer(text)
+             if 1 <= int(m.group("d")) <= 31 and 1000 <= int(m.group("y")) <= 2999]
     for year in _YEAR_HIT.finditer(text):
         if not 1000 <= int(year.group(0)) <= 2999:
             continue
