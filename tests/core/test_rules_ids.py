@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from openmasq.redact import Vault, pseudonymise
 from openmasq.redact.checksums import dni_letter, fr_vat_key, luhn_check_digit, nir_key, siret_valid
 from openmasq.redact.rules import detect_ids, detect_rules
 
@@ -133,6 +134,13 @@ def test_identifier_with_bad_check_or_no_context_is_not_found(text: str, kind: s
 def test_dashed_ssn_without_keyword_is_less_certain() -> None:
     assert [s.score for s in detect_ids("123-45-6789") if s.kind == "ssn"] == [0.85]
     assert [s.score for s in detect_ids("SSN: 123-45-6789") if s.kind == "ssn"] == [1.0]
+
+
+def test_an_ssn_asked_for_as_a_social_wins_over_the_phone_it_could_be() -> None:
+    """"my social is ..." is how an SSN is asked for: the SSN detector, not the phone one, fakes the number (a phone
+    fake keeps its leading digits, an SSN's area number)."""
+    result = pseudonymise("my social is 078-05-1120 for the credit check", Vault.new(bytes(32), mode="fake"))
+    assert [(r.value, r.kind) for r in result.replacements] == [("078-05-1120", "ssn")]
 
 
 def test_siret_and_its_siren_prefix_are_not_confused() -> None:

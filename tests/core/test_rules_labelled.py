@@ -29,6 +29,11 @@ LABELLED = [
     ('{"patientId": "A-448812"}', "A-448812", "record_id"),
     ("Kundennummer 7730012 bitte angeben", "7730012", "record_id"),
     ("health card 4829 517 306 MK, 88 Lakeshore Rd", "4829 517 306 MK", "record_id"),
+    ("Medicare card 2123 45670 1, expires 2027", "2123 45670 1", "record_id"),  # the check digit alone
+    ("mi tarjeta sanitaria es BBBB123456789012, caducada", "BBBB123456789012", "record_id"),
+    ("Mon NUMEN est 07E0512345ABC, je suis prof", "07E0512345ABC", "record_id"),
+    ("mon identifiant France Travail 1234567A ne marche plus", "1234567A", "record_id"),
+    ("Aktenzeichen 3 O 123/24 beim Landgericht", "3 O 123/24", "record_id"),
     ("che, mi CUIL es 20-38472910-6 y laburo", "20-38472910-6", "record_id"),
     ("mijn BSN is 123456782", "123456782", "record_id"),
     ("AHV-Nr. 756.4829.1036.54, Arbeitgeber", "756.4829.1036.54", "record_id"),

@@ -133,7 +133,8 @@ _NINO = deferred(r"[A-Za-z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-Da-d](?!\w)")
 _NINO_DIGITS = deferred(r"\d\d[ ]?\d\d[ ]?\d\d[ ]?[A-Da-d](?!\w)")
 _SSN_DASHED = deferred(r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w]|-\d)")
 _SSN_LOOSE = deferred(r"\d(?<![\w.-]\d)\d{2}[ .]?\d{2}[ .]?\d{4}(?![\w]|[ .-]\d)")
-_SSN_WORDS = deferred(r"\b(?:ssn|social[ ]security(?:[ ](?:number|no\.?|#))?|soc\.?[ ]sec\.?|ss#)")  # lower-cased
+# lower-cased; "social" alone is how an SSN is asked for ("what's your social?"), before a valid SSN only
+_SSN_WORDS = deferred(r"\b(?:ssn|social(?:[ ]security(?:[ ](?:number|no\.?|#))?)?|soc\.?[ ]sec\.?|ss#)")
 
 
 def find_dnis(text: str) -> list[Hit]:
@@ -171,7 +172,7 @@ def find_ssns(text: str) -> list[Hit]:
     """US SSNs: after an SSN keyword in any layout (1.0), or dashed with a valid area/group/serial (0.85)."""
     hits: list[Hit] = []
     low = lowered(text)
-    keyword_present = any(word in low for word in ("ssn", "social security", "soc. sec", "soc sec", "ss#"))
+    keyword_present = any(word in low for word in ("ssn", "social", "soc. sec", "soc sec", "ss#"))
     for m in near_long_numbers(text, _SSN_DASHED, 9, 4):
         if ssn_valid(m.group(0)):
             near = keyword_present and keyword_before(_SSN_WORDS, low, m.start(), 40)

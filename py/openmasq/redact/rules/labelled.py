@@ -62,7 +62,9 @@ _SHAPES: dict[str, str] = {
     "plate": r"[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3}(?![\w]|[ -][A-Z0-9])|[A-Z0-9]{5,8}(?![\w])",
     "record": r"[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,24}(?![\w])",
     # Groups of digits with single spaces, a letter or two after ("4829 517 306 MK": a health card).
-    "spaced_record": r"\d{2,6}(?: \d{2,6}){1,4}(?: [A-Z]{1,2})?(?![\w]| \d)",
+    "spaced_record": r"\d{2,6}(?: \d{1,6}){1,4}(?: [A-Z]{1,2})?(?![\w]| \d)",  # a check digit alone at the end
+    # A German court's file number: chamber, register letters, number and year ("3 O 123/24", "1 BvR 2354/13").
+    "court_file": r"\d{1,3} [A-Z][A-Za-z]{0,3} \d{1,5}/\d{2,4}(?![\w]|/\d)",
     # A long number with separators, letters allowed at either end ("20-38472910-6", "527 318 904").
     "long_id": r"(?:[A-Z]{1,2}[ -]?)?\d(?:[ ./-]?\d){6,19}(?:[ -]?[A-Z]{1,2})?(?![\w]|[ ./-]\d)",
 }
@@ -102,7 +104,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "card": (
         r"cartes? bancaires?|cartes? de cr[ée]dit|carte(?! (?:vitale|grise|sim|de s[ée]jour|d['’]identit))|"
         r"cb|credit card|debit card|card(?: number| no\.?| n°)?|kartennummer|kreditkarte(?:nnummer)?|"
-        r"karte|tarjeta(?: de cr[ée]dito| de d[ée]bito)?|carta(?: di credito| di debito| prepagata)?|"
+        r"karte|tarjeta(?! sanitaria)(?: de cr[ée]dito| de d[ée]bito)?|carta(?: di credito| di debito| prepagata)?|"
         r"visa|mastercard|amex",
         (("card", "card"),),
     ),
@@ -112,7 +114,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         (("nir", "nir"),),
     ),
     "ssn": (
-        r"ssn|social security(?: number| no\.?| #)?|soc\.? sec\.?(?: no\.?)?|ss#|itin",
+        r"ssn|social security(?: number| no\.?| #)?|soc\.? sec\.?(?: no\.?)?|ss#|itin|social",  # "my social is ..."
         (("ssn", "ssn"),),
     ),
     "nino": (r"national insurance(?: number| no\.?)?|ni number|ni no\.?|nino", (("nino", "nino"),)),
@@ -171,7 +173,9 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         r"n[úu]mero de (?:socio|empleado|historia(?: cl[íi]nica)?|paciente)|historia cl[íi]nica|nhc|"
         r"numero (?:di )?(?:matricola|tessera|paziente|cartella(?: clinica)?)|matricola|cartella clinica|"
         r"nhs (?:number|no\.?)|(?:kranken)?versichertennummer|(?:kranken)?versicherten-?nr\.?|"
-        r"krankenversicherungsnummer|ine|"
+        r"krankenversicherungsnummer|ine|numen|"
+        # the identifier a public service gives ("identifiant France Travail 1234567A", "n° allocataire")
+        r"identifiant(?: france travail| p[ôo]le emploi| caf| ameli)?|(?:n°|num[ée]ro) (?:d['’])?identifiant|"
         r"n[úu]mero de afiliaci[óo]n|afiliaci[óo]n|national (?:id )?number|national id(?: number| no\.?)?|"
         # keys of code, logs and exports ("customer_id=88120456", "patientId"), customer numbers
         r"(?:customer|client|user|patient|employee|member|account|student|contact|person|staff)[_ -]?"
@@ -233,7 +237,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         # a letter's own references ("Our ref: CL/HB/22817", "V/Réf.", "Ihr Zeichen")
         r"(?:our|your) ref(?:erence)?\.?|(?:notre|votre|n/|v/) ?r[ée]f(?:[ée]rence)?\.?|unser zeichen|ihr zeichen|"
         r"(?:nuestra|su|vuestra) (?:ref(?:erencia)?\.?)|(?:ns|vs|nostro|vostro)\.? rif(?:erimento)?\.?",
-        (("long_id", "record_id"), ("record", "record_id")),
+        (("court_file", "record_id"), ("long_id", "record_id"), ("record", "record_id")),
     ),
     "health_card": (
         r"health (?:card|insurance)(?: number| no\.?| #)?|ohip(?: number| no\.?)?|carte (?:santé|soleil)|"
@@ -246,7 +250,7 @@ _FAMILIES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 _CAPITALS_ONLY = frozenset({
     "ein", "cf", "cb", "tin", "itin", "nie", "rib", "abn", "tfn", "mrn", "ipp", "ine", "nhc", "spi", "cni", "fein",
     "nif", "cif", "dni", "nir", "nino", "svnr", "pan", "rut", "dpi", "rfc", "nss", "avs", "bsn", "pod", "pdr",
-    "pdl", "prm", "vin", "fin", "pnr", "cups",
+    "pdl", "prm", "vin", "fin", "pnr", "cups", "numen",
 })
 _LABEL = deferred(
     r"(?<![\w])(?:" + "|".join(f"(?P<{name}>{labels})" for name, (labels, _) in _FAMILIES.items()) + r")(?![\w])"
