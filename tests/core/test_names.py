@@ -148,6 +148,8 @@ CONTEXT_NAMES = [
     ("Cordialement,\nAntoine", ["Antoine"]),
     ("Best regards,\n\nTom", ["Tom"]),
     ("Bien à vous,\nKarlo Vexmir", ["Karlo Vexmir"]),
+    ("Kind regards,\n\nTamsin Whitlock | Practice Manager\nGreenslopes Family Dental", ["Tamsin Whitlock"]),
+    ("Saludos,\nMaite Urrutia – Directora", ["Maite Urrutia"]),
     ("Je suis Marie, la nouvelle stagiaire.", ["Marie"]),
     ("I'm Sarah and I'll help you.", ["Sarah"]),
 ]

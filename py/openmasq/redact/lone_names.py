@@ -1,7 +1,7 @@
 """Persons named by one word, or in a shape the full-name scanner (names.py) does not read: small recognisers,
 one per signal, each returning person spans (source "lexicon"); the policy weighs them with the others.
 
-- a first name alone: "Karim a validé le devis", "ma fille Chloé", "merci à léa", "tell Emily";
+- a first name alone: "Karim a validé le devis", "ma fille Chloé", "merci à léa", "tell Emily", "Will's going";
 - a full name typed in lower case or in capitals: "jean-pierre martin", "EMILY JOHNSON";
 - a civility before a name in any case: "m. leroy", "Herr kowalczuk";
 - initials before a surname: "J.-L. Martin", "A. Kowalski";
@@ -378,11 +378,40 @@ def _cued_nickname_spans(text: str, words: Words) -> Iterator[Span]:
         i += 1
 
 
+# "Will's going to kill me", "Mo's bringing the grill": a contracted "is" or "has" and a verb after it (English).
+_CONTRACTED_VERB = deferred(
+    r"['’]s[ \t]+(?:[a-z]{2,}ing|gonna|got|been|back|late|off|not|never|always|still|just|already)\b"
+)
+_SEASONS = frozenset({"summer", "winter", "spring", "autumn", "fall"})
+
+
+def _contraction_subject_spans(text: str, words: Words) -> Iterator[Span]:
+    """A capitalised name as the subject of a contracted verb: a first name of the lists however common ("Will":
+    a modal takes no "'s going"), or inside a sentence a word no list holds or a short one ("Bex", "Mo"). Months
+    and seasons take it too, and are left."""
+    for i, word in enumerate(words.texts):
+        if not (word[0].isupper() and not word.isupper() and word.isalpha()):
+            continue
+        listed = lexicon.is_first_name(word) or lexicon.is_homograph(word) or lexicon.is_weak_first_name(word)
+        if not listed and (words.sentence_initial(i) or not (_unlisted_word(word) or len(word) <= 3)):
+            continue
+        if (places.is_calendar_word(word) or word.lower() in _SEASONS or lexicon.is_famous_person(word)
+                or (lexicon.is_stopword(word) and not lexicon.is_homograph(word))):  # "It's", "Let's"; not "Will"
+            continue
+        if contracted_verb_follows(text, words.ends[i]):
+            yield Span(words.starts[i], words.ends[i], word, "person", SOURCE, SCORE)
+
+
+def contracted_verb_follows(text: str, end: int) -> bool:
+    return _CONTRACTED_VERB.match(text, end) is not None
+
+
 def detect_lone_names(text: str) -> list[Span]:
     """Person spans of every recogniser above (overlaps included: the policy resolves them)."""
     words = Words(text)
     spans = list(_first_name_spans(text, words))
     spans += _cued_nickname_spans(text, words)
+    spans += _contraction_subject_spans(text, words)
     spans += _pattern_spans(text, _FORM_LABELS, any_case=True)
     spans += _pattern_spans(text, _HONORIFIC, any_case=True)
     spans += (span for span in _pattern_spans(text, _FAMILY, any_case=False) if lexicon.is_surname(span.value))

@@ -167,6 +167,8 @@ _HEADER_ENTRY = deferred(r"(?:[,;]|[ \t](?:et|and|und|y|e|&)[ \t])[ \t]*(?=[^\s,
 _AFFILIATION = deferred(r"[ \t]{1,3}(?:from|at|chez|bei|von|vom|presso|de chez)[ \t]{1,3}([^\W\d_])")
 _EMAIL_LOCAL = deferred(r"([\w.+-]{1,64})@[\w-]{1,63}\.")
 _LOCAL_PARTS = deferred(r"[._+ -]+")
+# A signature's name and its title on one line: "Tamsin Whitlock | Practice Manager", "Maite Urrutia – Directora".
+_TITLE_AFTER_NAME = deferred(r"[ \t]{1,2}(?:\||–|—|-|/)[ \t]{1,2}\S|,[ \t]{1,2}\S")
 _ROLE_OPENING = deferred(r"[ \t]{0,2}(?:,|\(|–|—|-(?= ))[ \t]{0,2}")
 _CLOSING_LINE = deferred(
     r"[ \t>]*(?:(?:bien )?cordialement|bien [àa] vous|sinc[èe]rement|amicalement|amiti[ée]s|bises|bisous|"
@@ -496,10 +498,14 @@ class _Scan:
         return False
 
     def signature_at(self, i: int) -> tuple[int, float] | None:
-        """A signature line: one to three name words filling the line, the first a known first
-        name unless there are several words ("Cordialement,\\nKarlo Vexmir")."""
+        """A signature line: one to three name words filling the line or set apart from a title ("Cordialement,
+        \\nKarlo Vexmir", "Kind regards,\\nTamsin Whitlock | Practice Manager"); a word alone is a known first name
+        ("Cordialement,\\nAcme" may be signed by the sender's company)."""
         end, count, _ = self.name_tail(i)
-        if count == 0 or not self.words.line_rest_is_empty(self.words.ends[end - 1]):
+        if count == 0:
+            return None
+        name_end = self.words.ends[end - 1]
+        if not (self.words.line_rest_is_empty(name_end) or _TITLE_AFTER_NAME.match(self.words.text, name_end)):
             return None
         if count == 1 and not lexicon.is_first_name(self.words.texts[i]):
             return None

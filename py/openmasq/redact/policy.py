@@ -8,6 +8,7 @@ import ipaddress
 
 from . import lexicon, places
 from .kinds import category_of
+from .lone_names import contracted_verb_follows
 from .options import RedactOptions
 from .public_figures import introduced_as_public_figure
 from .spans import Span
@@ -79,7 +80,8 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
     if category_of(span.kind) not in active:
         return False
     if span.kind in WORDLIKE_KINDS and lexicon.is_non_pii_term(value, category_of(span.kind)) and not (
-            _names_a_trade(span) or _labelled_account(span) or _placed_function_word(span)):
+            _names_a_trade(span) or _labelled_account(span) or _placed_function_word(span)
+            or _subject_of_a_contraction(span, text)):
         return False
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
@@ -112,6 +114,13 @@ def _placed_function_word(span: Span) -> bool:
     took it only after a word that introduces a place (places.py), which the stopword test cannot see."""
     return (span.kind == "location" and span.source in _RULE_SOURCES and span.value[:1].isupper()
             and lexicon.is_stopword(span.value) and not lexicon.is_generic_term(span.value))
+
+
+def _subject_of_a_contraction(span: Span, text: str) -> bool:
+    """A capitalised name before a contracted verb ("Will's going", "Mo's bringing"): lone_names.py took it for
+    the person it is, although the word alone is an everyday one."""
+    return (span.kind == "person" and span.source in _RULE_SOURCES and span.value[:1].isupper()
+            and contracted_verb_follows(text, span.end))
 
 
 def _names_a_trade(span: Span) -> bool:
