@@ -86,6 +86,12 @@ def test_a_text_in_capitals_throughout_gives_no_first_name_from_capitals_alone()
     assert _names("ATTENTION RÉUNION DEMAIN AVEC LA DIRECTION") == []
 
 
+def test_a_text_in_capitals_throughout_masks_a_name_a_kinship_word_introduces_even_when_it_is_a_word() -> None:
+    text = "LE SCRIVO PER CONTO DI MIA MADRE ASSUNTA RIGUARDO LA SUCCESSIONE DI MIO PADRE"
+    assert _names(text) == ["ASSUNTA"]  # "assunta" is also a word; the name does not run on into "RIGUARDO"
+    assert "ASSUNTA" not in _masked(text)
+
+
 def test_the_lone_names_reach_the_provider_masked() -> None:
     masked = _masked("Karim a validé le devis, merci à léa.")
     assert "Karim" not in masked and "léa" not in masked

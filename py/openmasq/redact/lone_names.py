@@ -172,8 +172,10 @@ def _starts_person(words: Words, i: int) -> bool:
         return False
     shape = "upper" if word.isupper() and len(word) > 1 else "capital" if word[0].isupper() else "lower"
     if shape == "upper" and words.text.upper() == words.text:
-        # a text in capitals throughout: capitals say nothing, a word introducing a person still does
-        return _cued(words, i) and not _is_excluded(word)
+        # a text in capitals throughout: capitals say nothing, and every name reads as one that is also a word
+        # ("MIA MADRE ASSUNTA"): a word introducing a person or a verb a person does still says it is one
+        return ((_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
+                and not lexicon.is_stopword(word))
     if _is_excluded(word):
         if shape == "lower":
             return _cued(words, i) and _no_dictionary_word(word)
@@ -247,7 +249,8 @@ def _name_word_beside(words: Words, i: int) -> bool:
 
 def _name_end(words: Words, i: int) -> int:
     """The last word of the name that starts at word i: the following name words of the same case, up to a
-    first name after a surname, which starts the next name ("Marie Dupont Jean Dupont" is two)."""
+    first name after a surname, which starts the next name ("Marie Dupont Jean Dupont" is two); in lower case or
+    in capitals, a word of the name lists only ("MIA MADRE ASSUNTA RIGUARDO": "RIGUARDO" is no name)."""
     first = words.texts[i]
     lower = first.islower()
     j = i
@@ -255,8 +258,8 @@ def _name_end(words: Words, i: int) -> int:
         following = words.texts[j + 1]
         if _starts_next_name(words.texts[j], following):
             break
-        if lower:
-            fits = following.islower() and _is_name_part(following)
+        if lower or (first.isupper() and len(first) > 1):  # in one case throughout, only a listed name word
+            fits = (following.islower() if lower else following.isupper()) and _is_name_part(following)
         else:
             acronym = not first.isupper() and following.isupper() and len(following) <= 3
             fits = following[:1].isupper() and not acronym and not lexicon.is_stopword(following) and not (
