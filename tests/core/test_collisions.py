@@ -5,6 +5,7 @@ the send goes through masked. Each case went "blocked: a real value reached the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Generator, Iterator
 
 from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta
@@ -96,6 +97,22 @@ def test_a_real_surname_inside_the_fake_of_another_person_is_sent_masked() -> No
     wire = _wire(sent[0])
     assert fake_surname not in wire.replace(",", " ").replace(".", " ").split()
     assert restore(wire, conv.vault).count("Marie Dupont") == 1
+
+
+def test_a_real_surname_inside_the_fake_of_an_email_is_sent_masked() -> None:
+    """An e-mail faked as "x.ruiz@..." before "Hélène Ruiz" is typed for real: the address, not only the words of
+    a name, must lose the real surname."""
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Écris à marie.dupont@gmail.com demain.")
+    fake_email = _primary(conv.vault, "marie.dupont@gmail.com")
+    parts = [p for p in re.split(r"[@._+-]+", fake_email.split("@")[0]) if len(p) >= 3 and p.isalpha()]
+    assert parts, fake_email
+    surname = parts[-1].capitalize()
+    outcome, sent = _send(conv, f"La cliente s'appelle Hélène {surname}.")
+    assert outcome.status == "done", outcome.reason
+    wire = _wire(sent[0]).lower()
+    assert surname.lower() not in re.split(r"[^\w]+", wire)
+    assert restore(_wire(sent[0]), conv.vault).count("marie.dupont@gmail.com") == 1
 
 
 def test_the_model_reply_after_a_collision_restores_to_the_right_people() -> None:

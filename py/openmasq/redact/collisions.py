@@ -38,8 +38,8 @@ def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: 
     fake_words = set(folded.split())
     suspects = [real for real in reals  # nearly always none
                 if real in raw or fold(real) in folded or not fake_words.isdisjoint(fold(real).split())]
-    colliding = [real for real in suspects if _colliding_substitutes(real, vault)]
-    clashes = {sub for real in colliding for sub in _colliding_substitutes(real, vault)}
+    colliding = [real for real in suspects if _colliding_substitutes(real, vault, reals[real])]
+    clashes = {sub for real in colliding for sub in _colliding_substitutes(real, vault, reals[real])}
     if not clashes:
         return ()
     before = _masked(vault)
@@ -67,10 +67,17 @@ _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]{2,}")
 
 def _name_words(spans: Iterable[Span]) -> list[str]:
     """The words of the full names of `spans` ("Marchal" of "Hélène Marchal"): another value's fake that holds one
-    as a word ("Lucas Marchal") would put a real surname on the wire. Not yet read: one inside an e-mail fake
-    ("c.marchal@…"), which the send's postcondition does not see either."""
+    as a word ("Lucas Marchal") or as a part of an address ("c.marchal@…") would put a real surname on the wire."""
     return [m.group() for span in spans if span.kind == "person" and len(span.value.split()) > 1
             for m in _NAME_WORD.finditer(span.value)]
+
+
+_ADDRESS_SEPARATORS = re.compile(r"[@._+\-/:]+")
+
+
+def _address_part(folded_sub: str, folded_name: str) -> bool:
+    """A name between the separators of an e-mail address or a link ("marchal" in "c.marchal@exemple.fr")."""
+    return ("@" in folded_sub or "/" in folded_sub) and folded_name in _ADDRESS_SEPARATORS.split(folded_sub)
 
 
 @dataclass(frozen=True)
@@ -80,17 +87,19 @@ class _Dropped:
     alias: bool
 
 
-def _colliding_substitutes(real: str, vault: Vault) -> list[str]:
+def _colliding_substitutes(real: str, vault: Vault, kind: str = "") -> list[str]:
     """Substitutes of other values in which `real` is found as the send's postcondition finds it, or
     that are found in `real` (the fake word "Lisa" of "Marie" when "Lisa Marcotte" is real: a reply's
-    "Lisa" would no longer say whom it means)."""
+    "Lisa" would no longer say whom it means); for a person's name, also an address that holds it as one of
+    its parts ("c.marchal@exemple.fr" when "Hélène Marchal" is real)."""
     needle = fold(real)
     out = []
     for sub, owner in vault.entries.items():
         if owner == real:
             continue
         folded = fold(sub)
-        holds_real = (real in sub or needle in folded) and value_occurs(sub, real)
+        holds_real = (real in sub or needle in folded) and (
+            value_occurs(sub, real) or (kind == "person" and _address_part(folded, needle)))
         if holds_real or (folded in needle and value_occurs(real, sub)):
             out.append(sub)
     return out
