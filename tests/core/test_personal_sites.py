@@ -21,6 +21,12 @@ def _redact(text: str):
     # a surname beside another word, in the domain behind a subdomain
     ("l'API https://crm.autohaus-kessler.de/api/v2/leads renvoie 401", "autohaus-kessler"),
     ("https://api.dolibarr-lemoine.fr/api/index.php/invoices répond en 504", "dolibarr-lemoine"),
+    # a trade word glued to a name: a small business's own domain
+    ("check out our menu at www.trattoriadamimmo-sorrento.it before friday", "trattoriadamimmo"),
+    ("la web de la academia es academiaidiomaslaurasanz.es", "academiaidiomaslaurasanz"),
+    # a page under a profile's handle that spells a person's name
+    ("https://github.com/jdupont42/dotfiles has my config", "jdupont42"),
+    ("book at calendly.com/tom-harris/30min", "tom-harris"),
 ])
 def test_an_own_or_personal_site_is_masked_and_restored(text: str, url: str) -> None:
     result = _redact(text)
@@ -33,6 +39,8 @@ def test_an_own_or_personal_site_is_masked_and_restored(text: str, url: str) -> 
     "see https://www.lemonde.fr/politique",
     "compare https://www.booking.com and https://www.mariokart.com",
     "https://www.burger-king.fr, https://www.le-bon-coin.fr, https://www.maisons-du-monde.com",
+    "clone https://github.com/python/cpython and read https://github.com/microsoft/vscode/issues/123",
+    "is restaurantguru.com reliable?",
 ])
 def test_public_sites_stay(text: str) -> None:
     assert _redact(text).text == text

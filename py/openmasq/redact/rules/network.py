@@ -162,6 +162,7 @@ _PROFILE_HOSTS = {
     "twitter.com": "one", "x.com": "one", "instagram.com": "one", "facebook.com": "one",
     "tiktok.com": "at", "medium.com": "at", "youtube.com": "at", "threads.net": "at", "mastodon.social": "at",
     "behance.net": "one", "dribbble.com": "one", "codepen.io": "one", "about.me": "one", "linktr.ee": "one",
+    "calendly.com": "one",
 }
 # First path segments of these platforms that are pages of theirs, not people.
 _PLATFORM_PAGES = frozenset({
@@ -188,16 +189,39 @@ def _is_profile(value: str) -> bool:
     style = _PROFILE_HOSTS.get(host)
     if style is None or not path.strip("/"):
         return False
-    m = _PROFILE_PATH.fullmatch(path)
-    if m is None:
-        return False
     segments = [seg for seg in path.split("/") if seg]
+    if _PROFILE_PATH.fullmatch(path) is None and not (style == "one" and _PROFILE_PATH.fullmatch(f"/{segments[0]}")):
+        return False
     if style == "in":
         return segments[0] in ("in", "pub") and len(segments) == 2
     handle = segments[0]
     if style == "at" and not handle.startswith("@"):
         return False
-    return len(segments) == 1 and handle.lstrip("@").lower() not in _PLATFORM_PAGES
+    if handle.lstrip("@").lower() in _PLATFORM_PAGES:
+        return False
+    # A page under the handle ("github.com/jdupont42/dotfiles", "calendly.com/tom-harris/30min") when the handle
+    # spells a person's name: an organisation's ("github.com/python/cpython") stays.
+    return len(segments) == 1 or _handle_names_a_person(handle.lstrip("@"))
+
+
+_HANDLE_PARTS = deferred(r"[-_.\d]+")
+
+
+def _handle_names_a_person(handle: str) -> bool:
+    """"tom-harris", "jdupont42", "marie.dupont": a first name and a surname, a name glued to another, or an
+    initial glued to a rare surname."""
+    parts = [part for part in _HANDLE_PARTS.split(handle.lower()) if part]
+    if any(_first_name_and_surname(part, following) for part, following in itertools.pairwise(parts)):
+        return True
+    return any(_glued_name(part) or _rare_surname(part) or _initial_and_surname(part) for part in parts)
+
+
+def _initial_and_surname(word: str) -> bool:
+    """"jdupont", "msmith": an initial glued to a surname that is no everyday word."""
+    from .. import lexicon
+
+    rest = word[1:]
+    return len(rest) >= 5 and rest.isalpha() and lexicon.is_surname(rest) and not lexicon.is_common_word(rest)
 
 
 def _registrable(host: str) -> str:
@@ -259,9 +283,30 @@ def _host_names_a_person(host: str) -> bool:
             continue
         if any(_first_name_and_surname(part, following) for part, following in itertools.pairwise(parts)):
             return True
-        if any(_glued_name(part) or (len(parts) > 1 and _rare_surname(part)) for part in parts):
+        if any(_glued_name(part) or (len(parts) > 1 and _rare_surname(part)) or _glued_business(part)
+               for part in parts):
             return True
     return False
+
+
+def _glued_business(word: str) -> bool:
+    """A trade word glued to a name ("trattoriadamimmo", "academiaidiomaslaurasanz", "boulangeriepaul"): a small
+    business's own domain; a trade word with an everyday word after it ("restaurantguru") is not."""
+    from .. import lexicon
+
+    if not word.isalpha():
+        return False
+    for cut in range(6, len(word) - 3):
+        if lexicon.is_trade_word(word[:cut]):
+            rest = word[cut:]
+            return any(_name_word(rest[i:j]) for i in range(len(rest)) for j in range(i + 4, len(rest) + 1))
+    return False
+
+
+def _name_word(word: str) -> bool:
+    from .. import lexicon
+
+    return (lexicon.is_first_name(word) or lexicon.is_surname(word)) and not lexicon.is_frequent_word(word)
 
 
 def _first_name_and_surname(first: str, second: str) -> bool:
