@@ -9,6 +9,7 @@ import ipaddress
 from . import lexicon, places
 from .kinds import category_of
 from .lone_names import contracted_verb_follows
+from .name_ideas import offered_as_a_name
 from .options import RedactOptions
 from .public_figures import introduced_as_public_figure
 from .spans import Span
@@ -86,6 +87,8 @@ def _admits(span: Span, text: str, options: RedactOptions, active: frozenset[str
     if span.kind in NOTORIETY_KINDS and _is_spared_famous(span, text, options):
         return False
     if span.kind == "person" and _is_spared_public_figure(span, text, options):
+        return False
+    if span.kind == "person" and options.spares_famous() and offered_as_a_name(text, span.start, span.end):
         return False
     return not (span.kind in ("ipv4", "ipv6") and _is_infrastructure_address(value))
 
