@@ -90,6 +90,26 @@ def test_the_words_that_tie_a_place_to_someone_are_read_in_the_texts_language() 
     assert "Lyon" not in _masked("Il habite à Lyon depuis mars.")
 
 
+@pytest.mark.parametrize("text", [
+    "Erklär mir den Unterschied zwischen Bayern und Franken, historisch gesehen",  # the "me" of a request
+    "¿Cuáles son las provincias de Andalucía y sus capitales?",  # the place's own capitals
+    "¿Cuántos habitantes tiene Bilbao y cuál es su barrio más antiguo?",
+    "Quali sono le regioni italiane che confinano con la Toscana?",  # "sono" after a question word
+])
+def test_a_request_or_a_possessive_of_the_places_own_things_ties_it_to_nobody(text: str) -> None:
+    assert _masked(text) == text
+
+
+@pytest.mark.parametrize("text, place", [
+    ("Erklär mir, warum ich nach Berlin ziehen sollte", "Berlin"),
+    ("mi hermano vive en Bilbao", "Bilbao"),
+    ("sono a Roma fino a lunedì", "Roma"),
+    ("son appartement à Lyon est trop petit", "Lyon"),
+])
+def test_the_writer_or_someone_in_the_sentence_still_ties_the_place(text: str, place: str) -> None:
+    assert place not in _masked(text)
+
+
 def test_a_small_town_in_a_general_question_is_spared_and_masked_once_someone_is_there() -> None:
     question = "Quels sont les horaires de la piscine de Villeurbanne ?"
     assert _masked(question) == question

@@ -323,7 +323,30 @@ def _sentence_around(text: str, start: int, end: int) -> str:
 
 def tied_to_someone(text: str, start: int, end: int, lang: str = UNKNOWN) -> bool:
     """A word that speaks of someone (a pronoun, a possessive, a verb of living or moving: personal_words.txt)
-    in the sentence of the place at [start, end), in the text's language ("auto": the one its words say)."""
+    in the sentence of the place at [start, end), in the text's language ("auto": the one its words say); not the
+    "me" of a request to the assistant ("Erklär mir", "explique-moi"), a possessive of the place's own things
+    ("sus capitales", "ses quartiers"), nor the "sono" of a question ("Quali sono le regioni").
+    """
     personal = lexicon.personal_words(guess_language(text) if lang == UNKNOWN else lang)
     words = Words(_sentence_around(text, start, end))
-    return any(lexicon.lexicon_key(word) in personal for word in words.texts)
+    keys = [lexicon.lexicon_key(word) for word in words.texts]
+    return any(key in personal and not _impersonal_use(keys, k) for k, key in enumerate(keys))
+
+
+# Object pronouns after a request ("tell me", "erklär mir"), possessives before what a place has, "are" after an
+# interrogative: folded, for tied_to_someone.
+_REQUEST_OBJECTS = frozenset({"me", "moi", "m'", "mir", "mich", "mi"})
+_THIRD_POSSESSIVES = frozenset({"su", "sus", "son", "sa", "ses", "sein", "seine", "seinen", "its", "their", "his",
+                                "her", "suo", "sua", "suoi", "sue", "loro", "leur", "leurs", "ihre", "ihren"})
+_QUESTION_WORDS = frozenset({"quali", "quale", "quanti", "quante", "dove", "chi", "cosa", "come", "perche"})
+
+
+def _impersonal_use(keys: list[str], k: int) -> bool:
+    key = keys[k]
+    before = keys[k - 1] if k else ""
+    after = keys[k + 1] if k + 1 < len(keys) else ""
+    if key in _REQUEST_OBJECTS and lexicon.is_request_verb(before):
+        return True
+    if key in _THIRD_POSSESSIVES and after in lexicon.list_keys("place_attributes.txt"):
+        return True
+    return key == "sono" and before in _QUESTION_WORDS
