@@ -3,7 +3,8 @@ after a reply (two, stacked: the reply copied twice) sit between the last reply 
 neither the reply nor its actions nor the composer (read from the DOM's geometry while both are shown). The
 boot screen: in an English browser it speaks English from its first render (every state the boot screen
 took is recorded by a MutationObserver installed before the page's scripts), and its steps tick forward
-only, to the last one. A toast under the pointer does not expire until the pointer leaves it."""
+only, to the last one; axe finds no serious violation on it while it is shown. A toast under the pointer does
+not expire until the pointer leaves it."""
 
 from __future__ import annotations
 
@@ -115,19 +116,43 @@ new MutationObserver(record).observe(document, { subtree: true, childList: true,
                                                  attributes: true });
 """
 FRENCH = ("Téléchargement", "Compilation", "Chargement du code", "Démarrage", "Prêt")
+# axe-core run once on the page as soon as the boot screen is there (axe itself is injected before the page's
+# scripts): the screen lasts the seconds Pyodide takes to load, and whether it was still shown when the scan
+# ended is recorded, so the scan is known to have read it.
+SCAN_BOOT = """
+window.__bootAxe = null;
+const scan = () => {
+  if (window.__bootAxe || !document.getElementById('boot-stage') || typeof axe === 'undefined') return;
+  window.__bootAxe = { pending: true };
+  axe.run(document, { resultTypes: ['violations'] }).then((result) => {
+    window.__bootAxe = {
+      violations: result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+        .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })),
+      booting: !!document.getElementById('boot-stage') };
+  }, (error) => { window.__bootAxe = { error: String(error) }; });
+};
+new MutationObserver(scan).observe(document, { subtree: true, childList: true });
+"""
 
 
-def test_the_boot_screen_speaks_the_browsers_english_from_its_first_render_and_its_steps_tick_forward(
-    browser: Any, site_server: Any
+def test_the_boot_screen_speaks_the_browsers_english_ticks_forward_and_passes_axe_while_shown(
+    browser: Any, built_site: Any, site_server: Any
 ) -> None:
     context = browser.new_context(locale="en-US")
     try:
         context.add_init_script(RECORD_BOOT)
+        context.add_init_script(path=str(built_site.out / "tests" / "axe.min.js"))
+        context.add_init_script(SCAN_BOOT)
         page = open_app(context, site_server.url)
         wait_for_gate(page)
         states: list[dict[str, Any]] = page.evaluate("() => window.__boot")
+        page.wait_for_function("() => window.__bootAxe && !window.__bootAxe.pending")
+        scan: dict[str, Any] = page.evaluate("() => window.__bootAxe")
     finally:
         context.close()
+    assert "error" not in scan, scan
+    assert scan["booting"], "the boot screen was gone before axe finished: the scan read another screen"
+    assert scan["violations"] == []
     assert states, "the boot screen was never seen"
     assert {s["lang"] for s in states} == {"en"}
     shown = " ".join(s["stage"] + " " + " ".join(s["steps"]) for s in states)
