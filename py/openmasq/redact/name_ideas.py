@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..patterns import deferred
 from . import lexicon
 
-# A request for a name: a naming word, then within a few words what is to be named.
+# What a message asks a name for: a pet, a baby, a business or a product.
 _NAMED_THINGS = (
     r"(?:chat|chatte|chien|chienne|chiot|chaton|b[ée]b[ée]|perr[oa]s?|perrit[oa]|gat[oa]s?|gatit[oa]|cats?|dogs?|"
     r"pupp(?:y|ies)|kittens?|bab(?:y|ies)|katzen?|hund|welpen?|kätzchen|cane|gatt[oa]|cucciol[oa]|bambin[oa]|"
