@@ -316,6 +316,9 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     from selenium.webdriver.support.select import Select
 
     wait_for(driver, ".empty-chat")  # the new conversation is shown (its header's model is its own)
+    # The model button acts once the worker has the conversation (under load .empty-chat comes first, and a click
+    # before then opened nothing: the dialog was waited for in vain).
+    wait_for(driver, '[data-testid=answering-model]:not([data-for=""])')
     click(driver, "[data-action=pick-model]")
     Select(wait_for(driver, "#model-provider")).select_by_value("local")
     click(driver, "[data-action=use-model]")
