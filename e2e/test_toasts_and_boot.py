@@ -135,15 +135,16 @@ new MutationObserver(scan).observe(document, { subtree: true, childList: true })
 """
 
 
+@pytest.mark.parametrize("size", ["phone", "laptop"])
 def test_the_boot_screen_speaks_the_browsers_english_ticks_forward_and_passes_axe_while_shown(
-    browser: Any, built_site: Any, site_server: Any
+    browser: Any, built_site: Any, site_server: Any, size: str
 ) -> None:
     context = browser.new_context(locale="en-US")
     try:
         context.add_init_script(RECORD_BOOT)
         context.add_init_script(path=str(built_site.out / "tests" / "axe.min.js"))
         context.add_init_script(SCAN_BOOT)
-        page = open_app(context, site_server.url)
+        page = open_app(context, site_server.url, SIZES[size])
         wait_for_gate(page)
         states: list[dict[str, Any]] = page.evaluate("() => window.__boot")
         page.wait_for_function("() => window.__bootAxe && !window.__bootAxe.pending")
