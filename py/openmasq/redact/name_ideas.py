@@ -5,6 +5,8 @@ Read from the text around the span only; the policy spares them below `strict`."
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..patterns import deferred
 from . import lexicon
 
@@ -31,15 +33,21 @@ def offered_as_a_name(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] (one word, or single words joined by "o", "or", commas) is in a list of two names
     or more offered in a message that asks for the name of a pet, a baby or a business, and no word introducing a
     person comes before the list ("dis à Marie ou Paul" names people)."""
-    if _NAMING_REQUEST.search(text) is None:
+    if not _asks_for_a_name(text):
         return False
-    line_start = max(text.rfind("\n", 0, start) + 1, start - WINDOW)
-    line_end = text.find("\n", end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    line_start = max(text.rfind("\n", max(0, start - WINDOW), start) + 1, start - WINDOW)
+    line_end = text.find("\n", end, end + WINDOW)
+    line = text[line_start : line_end if line_end >= 0 else min(len(text), end + WINDOW)]
     for list_start, list_end, count in _lists(line):
         if list_start <= start - line_start and end - line_start <= list_end and count >= 2:
             return not _person_cue_before(line[:list_start])
     return False
+
+
+@lru_cache(maxsize=8)
+def _asks_for_a_name(text: str) -> bool:
+    """Read once per text (a string's hash is cached): every person span of the text asks."""
+    return _NAMING_REQUEST.search(text) is not None
 
 
 def _lists(line: str) -> list[tuple[int, int, int]]:
