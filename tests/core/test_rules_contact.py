@@ -199,6 +199,12 @@ def test_a_number_typed_in_pieces_after_a_phone_word_is_one_phone(text: str, val
     assert spans_of(text, "phone") == [(value, start, start + len(value))]
 
 
+def test_a_long_run_of_digits_glued_to_a_letter_after_a_phone_word_finishes_and_is_no_phone() -> None:
+    """The pieces pattern once split a run of digits every way it could before failing on the letter (30 digits:
+    37 s); a run now splits one way only."""
+    assert spans_of("tel " + "1" * 60 + "x", "phone") == []
+
+
 def test_pieces_next_to_a_phone_already_found_are_not_read_again() -> None:
     text = "mon numéro : 06 12 34 56 78 - 15 min avant"
     assert [value for value, _, _ in spans_of(text, "phone")] == ["06 12 34 56 78"]

@@ -475,7 +475,10 @@ def find_unusual_phones(text: str) -> list[Hit]:
 
 # After a phone word, a number typed in pieces ("bizum al 6 9 9 - 87 65 43", "call 0 7700 - 900 - 123"): its
 # parts are set apart the way two numbers would be, so the runs above split it, yet it is the one number asked for.
-_PIECES = deferred(r"(?<![\w+.,/-])(?:\+ ?)?\d+(?:[ ]{0,2}[-–/.]?[ ]{0,2}\d+){2,12}(?![\w]|[ .-]\d)")
+# Each piece is set apart by a separator it cannot share with a digit, so a run of digits splits one way only.
+_PIECES = deferred(
+    r"(?<![\w+.,/-])(?:\+ ?)?\d+(?:(?:[ ]{1,2}[-–/.]?[ ]{0,2}|[-–/.][ ]{0,2})\d+){2,12}(?![\w]|[ .-]\d)"
+)
 _PIECES_DIGITS = (9, 15)
 _YEAR = deferred(r"(?:19|20)\d\d")
 
