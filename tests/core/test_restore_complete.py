@@ -165,10 +165,20 @@ def name_variants(real: str) -> list[tuple[str, str]]:
         (f"{fake}’s", f"{real}’s"), (f"{first[0]}. {last}", f"{rfirst[0]}. {rlast}"),
         (f"{first} {last[0]}.", f"{rfirst} {rlast[0]}."), (quote(fake), quote(real)),
         (quote_plus(fake), quote_plus(real)), (html.escape(fake), html.escape(real)),
+        (_decimal_references(fake), html.escape(real)), (_hex_references(first) + fake[len(first):], html.escape(real)),
     ]
     vowel = real[0].lower() in "aeiouyhéèêi"
     out.append((f"qu'{fake}", f"qu'{real}" if vowel else f"que {real}"))
     return out
+
+
+def _decimal_references(value: str) -> str:
+    """The value as HTML that writes its first letter and every letter outside ASCII as "&#233;"."""
+    return "".join(f"&#{ord(ch)};" if i == 0 or not ch.isascii() else ch for i, ch in enumerate(value))
+
+
+def _hex_references(value: str) -> str:
+    return "".join(f"&#x{ord(ch):X};" for ch in value)
 
 
 NAME_CASES = [case for real in PEOPLE for case in name_variants(real)]
@@ -218,7 +228,7 @@ def _near_misses() -> list[str]:
     phone = fake_of(PHONES[0])
     return [f"{first}-Louis", f"Jean-{first}", f"{last}-Martin", f"{first}_x", f"{first}ville", f"X{last}",
             first.lower(), f"{phone}1", f"1{phone.replace(' ', '')}", "PERSON1", "[ PERSON1 ]", "{PERSON1}",
-            "[person1]"]
+            "[person1]", "&amp;", "&#233;t&#233;", "R&D", "&nom;", "&#", f"&#{ord(first[0])};", f"{first}&#x2D;Louis"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,8 +2,8 @@
 
 One left-to-right pass over all substitutes, longest first, so restored text is never
 re-scanned. A substitute matches in any case, with or without accents, with separators
-changed, wrapped across lines, with a possessive, URL-encoded, or (for tool arguments)
-JSON-escaped. Unknown text that only looks like a fake is left alone."""
+changed, wrapped across lines, with a possessive, URL-encoded, with HTML character references
+("H&#233;l&#232;ne", "&Eacute;lise", "&amp;"), or (for tool arguments) JSON-escaped. Unknown text that only looks like a fake is left alone."""
 
 from __future__ import annotations
 
@@ -109,7 +109,11 @@ class Restorer:
         final; else up to the earliest point from which more text could still change a match."""
         if self.is_empty:
             return text[pos:], len(text)
-        view = FoldedText(text)
+        if not final:
+            partial = _PARTIAL_REFERENCE.search(text, pos)
+            if partial is not None:
+                text = text[: partial.start()]  # "H&#23": the reference may still decode to a fake's letter
+        view = _ReplyView(text)
         fpos = bisect.bisect_left(view.origin, pos)
         cut = len(text) if final else self._hold_point(view, fpos)
         numbers: list[tuple[int, int, str]] = []
@@ -134,19 +138,24 @@ class Restorer:
                 break
             fstart, fkey, fend = found
             start, key_start = view.origin[fstart], view.origin[fkey]
-            end = view.origin[fend - 1] + 1
+            end = view.end_of(fend - 1)
             if start >= cut:
                 break
             # Not final: the boundary checks peek up to two characters past a match.
             if end > cut or (not final and fend + _LOOKAHEAD > len(view.folded)):
                 cut = start
                 break
-            if _in_compound(text, key_start, end):
+            if view.in_compound(fkey, fend):
                 fpos = fstart + 1  # "Lucy-Louis" is not the fake "Lucy" followed by a word
                 continue
-            end = self._exact_prefix_end(text, key_start, end)
             pieces.append(text[cursor:start])
-            pieces.append(self._replacement(text[start:key_start], text[key_start:end]))
+            written = text[key_start:end]
+            shown = html.unescape(written) if "&" in written else written
+            if shown != written:  # read through its character references; written back escaped
+                pieces.append(html.escape(self._replacement(html.unescape(text[start:key_start]), shown)))
+            else:
+                end = self._exact_prefix_end(text, key_start, end)
+                pieces.append(self._replacement(text[start:key_start], text[key_start:end]))
             cursor = end
             fpos = bisect.bisect_left(view.origin, end)
         pieces.append(text[cursor:cut])
@@ -319,7 +328,7 @@ class Restorer:
 
     # --- streaming ----------------------------------------------------------------------------
 
-    def _hold_point(self, view: FoldedText, fpos: int) -> int:
+    def _hold_point(self, view: _ReplyView, fpos: int) -> int:
         """The earliest original offset from which the rest could still grow into a key."""
         folded = view.folded
         for p in range(max(fpos, len(folded) - self.max_len), len(folded)):
@@ -390,13 +399,6 @@ def _keys_of(vault: Substitutes, *, args: bool) -> list[_Key]:
             # "[person1]", "[ PERSON1 ]", "{PERSON1}" nor a bare PERSON1, which the model may mean otherwise.
             keys[-1] = _Key(sub, out_real, kind, True)
             keys.append(_Key(f"\\[{marker.group(1)}\\]", out_real, kind, True))
-        escaped_html = html.escape(sub)
-        if escaped_html != sub:
-            html_real = html.escape(real)
-            keys.append(_Key(escaped_html, html_real, kind, risky))
-            if "&#x27;" in escaped_html:
-                keys.append(_Key(escaped_html.replace("&#x27;", "&#39;"), html_real.replace("&#x27;", "&#39;"),
-                                 kind, risky))
         encoded = _url_encoded(sub)
         if encoded != sub:  # then its quote_plus form differs from it too
             encoded_real = _url_encoded(real)
@@ -410,6 +412,62 @@ def _keys_of(vault: Substitutes, *, args: bool) -> list[_Key]:
     keys += _initial_keys(vault, args=args)
     keys += _host_keys(vault, args=args)
     return keys
+
+
+class _ReplyView:
+    """The reply as the matcher reads it: folded like FoldedText once its HTML character references
+    are decoded ("H&#233;l&#232;ne", "&Eacute;lise", "Martin &amp; Fils" read as written on screen),
+    with where each folded character starts and ends in the reply as written."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        decoded, starts = _decode_references(text)
+        view = FoldedText(decoded)
+        self.folded = view.folded
+        self._decoded, self._decoded_origin = decoded, view.origin
+        if starts is None:
+            self.origin = view.origin
+            self._ends: list[int] | None = None
+        else:
+            self.origin = [starts[i] for i in view.origin]
+            self._ends = [starts[i + 1] for i in view.origin]
+
+    def end_of(self, f: int) -> int:
+        """Where the folded character f ends in the reply as written."""
+        return self._ends[f] if self._ends is not None else self.origin[f] + 1
+
+    def in_compound(self, fstart: int, fend: int) -> bool:
+        """Whether the folded match [fstart, fend) is part of a compound word as the reply reads."""
+        return _in_compound(self._decoded, self._decoded_origin[fstart], self._decoded_origin[fend - 1] + 1)
+
+
+_REFERENCE = deferred(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# The start of a reference a streamed piece may not have finished ("&", "&#23", "&eacu").
+_PARTIAL_REFERENCE = deferred(r"&(?:#[0-9]{0,7}|#[xX][0-9a-fA-F]{0,6}|[A-Za-z][A-Za-z0-9]{0,31})?\Z")
+
+
+def _decode_references(text: str) -> tuple[str, list[int] | None]:
+    """`text` with its character references decoded, and where each decoded character (and the end)
+    starts in `text`; None for the offsets when there is nothing to decode."""
+    if "&" not in text:
+        return text, None
+    pieces: list[str] = []
+    starts: list[int] = []
+    cursor = 0
+    for match in _REFERENCE.finditer(text):
+        decoded = html.unescape(match.group())
+        if decoded == match.group():
+            continue  # not a reference html knows ("&nom;")
+        pieces.append(text[cursor : match.start()])
+        starts.extend(range(cursor, match.start()))
+        pieces.append(decoded)
+        starts.extend([match.start()] * len(decoded))
+        cursor = match.end()
+    if not pieces:
+        return text, None
+    pieces.append(text[cursor:])
+    starts.extend(range(cursor, len(text) + 1))
+    return "".join(pieces), starts
 
 
 def _is_host(surface: str) -> bool:
