@@ -1,10 +1,10 @@
 """Two small things of issue 18, item 10, in the real page. Toasts: at 360 px and at 1280 px, toasts shown
-after a reply (two, stacked: the reply copied twice) sit between the last reply and the composer, covering
-neither the reply nor its actions nor the composer (read from the DOM's geometry while both are shown). The
-boot screen: in an English browser it speaks English from its first render (every state the boot screen
-took is recorded by a MutationObserver installed before the page's scripts), and its steps tick forward
-only, to the last one; axe finds no serious violation on it while it is shown. A toast under the pointer does
-not expire until the pointer leaves it."""
+after a reply (two, stacked: the reply copied as text, then as Markdown) sit between the last reply and the
+composer, covering neither the reply nor its actions nor the composer (read from the DOM's geometry while both
+are shown). A toast under the pointer does not expire until the pointer leaves it, and the same news twice is
+one toast. The boot screen: in an English browser it speaks English from its first render (every state the
+boot screen took is recorded by a MutationObserver installed before the page's scripts), and its steps tick
+forward only, to the last one; axe finds no serious violation on it while it is shown."""
 
 from __future__ import annotations
 
@@ -89,7 +89,8 @@ def test_a_toast_stays_while_the_pointer_is_on_it_and_goes_once_it_leaves(
     page.click("[data-route=chat]")
     new_conversation(page)
     send(page, "Bonjour.")
-    wait_for_reply(page).locator("[data-action=copy]").click()
+    reply = wait_for_reply(page)
+    reply.locator("[data-action=copy]").click()
     toast = page.locator(".toasts .toast", has_text="Copié")
     toast.hover()
     page.clock.fast_forward("00:30")
@@ -97,6 +98,13 @@ def test_a_toast_stays_while_the_pointer_is_on_it_and_goes_once_it_leaves(
     page.mouse.move(5, 5)
     page.clock.fast_forward("00:30")
     toast.wait_for(state="detached")
+    # The same news twice is one toast; other news stacks under it (the clock stopped: none expires meanwhile).
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    reply.locator("[data-action=copy]").click()
+    reply.locator("[data-action=copy]").click()
+    reply.locator("[data-action=copy-markdown]").click()
+    page.locator(".toasts .toast", has_text="Copié en Markdown").wait_for()
+    assert [text.strip() for text in page.locator(".toasts .toast").all_inner_texts()] == ["Copié", "Copié en Markdown"]
     assert page.ui_errors == []
 
 

@@ -44,6 +44,19 @@ def overflow(page: Any) -> list[str]:
     )
 
 
+def spills(page: Any) -> list[str]:
+    """Form controls that run out of the box holding them (a fieldset, a dialog, a settings card), with how
+    far: the screen may fit while a select sticks out of its frame."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('input, select, textarea, button')]
+            .filter((el) => el.getClientRects().length && !el.closest('.visually-hidden, .offscreen, .table-wrap'))
+            .map((el) => [el, el.parentElement.closest('fieldset, dialog, section')])
+            .filter(([el, box]) => box && el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1)
+            .map(([el, box]) => `${el.tagName.toLowerCase()}#${el.id} out of ${box.tagName.toLowerCase()} by `
+                + Math.round(el.getBoundingClientRect().right - box.getBoundingClientRect().right) + ' px')"""
+    )
+
+
 def cut_bar_labels(page: Any) -> list[str]:
     """The bottom bar's labels shown cut (an ellipsis) rather than whole."""
     return page.evaluate(
@@ -73,6 +86,7 @@ def screen(page: Any, shoot: Any, route: str, name: str, site_url: str) -> None:
     page.click(f"[data-route={route}]")
     page.locator(".page h1, .chat").first.wait_for()
     assert overflow(page) == [], f"{name} is wider than the screen"
+    assert spills(page) == [], name
     assert serious_violations(page, site_url) == [], name
     shoot(page, name, full_page=False)
 
@@ -124,6 +138,7 @@ def test_every_main_screen_fits_and_is_captured(
     page.click("[data-action=conversation-settings]")
     page.locator("dialog[open]").wait_for()
     assert page.locator("fieldset:disabled #mode-fake").count() == 1  # pinned by the first send
+    assert spills(page) == []
     assert serious_violations(page, site_server.url) == []
     shoot(page, f"conversation-settings-{size}", full_page=False)
     stops = page.evaluate("document.querySelectorAll('dialog[open] button, dialog[open] input').length")

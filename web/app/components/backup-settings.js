@@ -7,7 +7,7 @@
 import { html, useState } from "../lib.js";
 import { t } from "../i18n.js";
 import { useApp } from "../app.js";
-import { errorMessage } from "./ui.js";
+import { errorMessage, FilePicker } from "./ui.js";
 import { decryptText, download, encryptText, isEncrypted } from "./memory-api.js";
 import { emit } from "../store.js";
 
@@ -107,10 +107,7 @@ export function BackupSettingsPanel() {
       <input id="backup-pass" type="password" autocomplete="new-password" value=${passphrase}
         onInput=${(e) => setPassphrase(e.currentTarget.value)} />
     </div>` : null}
-    <div class="field">
-      <label for="backup-file">${t("backup.import")}</label>
-      <input id="backup-file" type="file" accept=".json,application/json" onChange=${onFile} />
-    </div>
+    <${FilePicker} id="backup-file" label=${t("backup.import")} accept=".json,application/json" onChange=${onFile} />
     ${pending ? html`<form class="row" onSubmit=${openEncrypted}>
       <label for="backup-import-pass">${t("memory.importPassphrase")}</label>
       <input id="backup-import-pass" type="password" autocomplete="off" value=${importPass}

@@ -4,7 +4,7 @@
 import { html, useState } from "../lib.js";
 import { t } from "../i18n.js";
 import { useApp } from "../app.js";
-import { errorMessage } from "./ui.js";
+import { errorMessage, FilePicker } from "./ui.js";
 import { InjectionChoice } from "./memory-inbox.js";
 import { decryptText, download, encryptText, isEncrypted, memoryChanged, useMemoryApi } from "./memory-api.js";
 
@@ -97,10 +97,7 @@ export function MemorySettingsPanel() {
         <input id="export-pass" type="password" autocomplete="new-password" value=${passphrase}
           onInput=${(e) => setPassphrase(e.currentTarget.value)} />
       </div>` : null}
-      <div class="field">
-        <label for="import-file">${t("memory.import")}</label>
-        <input id="import-file" type="file" accept=".json,application/json" onChange=${onFile} />
-      </div>
+      <${FilePicker} id="import-file" label=${t("memory.import")} accept=".json,application/json" onChange=${onFile} />
       ${pending ? html`<form class="row" onSubmit=${openEncrypted}>
         <label for="import-pass">${t("memory.importPassphrase")}</label>
         <input id="import-pass" type="password" autocomplete="off" value=${importPass}

@@ -207,8 +207,8 @@ export function Message({ message, streaming, onRetry, memoryOff, error, api, co
   const toast = useToast();
   const user = message.role === "user";
   const spans = message.spans || [];
-  const copyWith = (text) => async () => toast((await copyText(text ?? message.text ?? "")) ? t("common.copied")
-    : t("chat.copyFailed"));
+  const copyWith = (text, done = "common.copied") => async () =>
+    toast((await copyText(text ?? message.text ?? "")) ? t(done) : t("chat.copyFailed"));
   const stopped = wasStopped(message);
   const hasText = Boolean((message.text || "").trim());
   const wireId = `wire-${message.id}`;
@@ -249,7 +249,7 @@ export function Message({ message, streaming, onRetry, memoryOff, error, api, co
       ${hasText && !user ? html`<button type="button" class="chip" data-action="copy"
           onClick=${() => copyWith(renderedText(article.current))()}>
           <${Icon} name="copy" size=${16} />${t("chat.copyText")}</button>
-        <button type="button" class="chip" onClick=${copyWith(message.text)} data-action="copy-markdown">
+        <button type="button" class="chip" onClick=${copyWith(message.text, "chat.copiedMarkdown")} data-action="copy-markdown">
           <${Icon} name="copy" size=${16} />${t("chat.copyMarkdown")}</button>` : null}
       ${canEdit ? html`<button type="button" class="chip" onClick=${() => setEditing(true)} data-action="edit">
           <${Icon} name="pencil" size=${16} />${t("common.edit")}</button>` : null}

@@ -121,13 +121,25 @@ export function useToasts() {
     clock.since = Date.now();
     clock.timer = setTimeout(clock.expire, clock.left);
   };
+  const shown = useRef(toasts);
+  shown.current = toasts;
+  const plain = useRef(new Map()); // message -> id of the toast showing it, for toasts with nothing to act on
   const push = (message, { action, actionLabel, timeout, onExpire, tone } = {}) => {
+    const sameId = !action && !onExpire ? plain.current.get(message) : undefined;
+    const same = shown.current.some((x) => x.id === sameId) ? clocks.current.get(sameId) : undefined;
+    if (same) { // the same news again ("Copié" twice): its time starts over, no second copy stacks up
+      clearTimeout(same.timer);
+      same.left = timeout ?? TOAST_MS;
+      if (!held.current) run(same);
+      return sameId;
+    }
     const id = uid("toast");
+    if (!action && !onExpire) plain.current.set(message, id);
     const toast = { id, message, action, actionLabel, tone };
     setToasts((list) => [...list.slice(-3), toast]);
     const clock = { left: timeout ?? (action ? UNDO_MS : TOAST_MS), timer: null };
     clock.expire = () => {
-      clocks.current.delete(id);
+      forget(id);
       setToasts((list) => list.filter((x) => x.id !== id));
       onExpire?.();
     };
@@ -135,9 +147,13 @@ export function useToasts() {
     if (!held.current) run(clock);
     return id;
   };
+  const forget = (id) => {
+    clocks.current.delete(id);
+    for (const [message, shown] of plain.current) if (shown === id) plain.current.delete(message);
+  };
   const dismiss = (id) => {
     clearTimeout(clocks.current.get(id)?.timer);
-    clocks.current.delete(id);
+    forget(id);
     setToasts((list) => list.filter((x) => x.id !== id));
   };
   const hold = (on) => {
@@ -184,6 +200,19 @@ export function Field({ label, help, error, children, id }) {
     ${children}
     ${help ? html`<p class="help" id=${helpId}>${help}</p>` : null}
     ${error ? html`<p class="field-error" id=${errorId} role="alert">${error}</p>` : null}
+  </div>`;
+}
+
+/** A file field that speaks the app's language (the browser's own button and its "no file chosen"
+ *  speak the browser's): the label, then a button that opens the hidden input `id`. */
+export function FilePicker({ id, label, accept, onChange }) {
+  const input = useRef(null);
+  return html`<div class="field">
+    <label for=${id} id=${`${id}-label`}>${label}</label>
+    <input ref=${input} id=${id} type="file" accept=${accept} class="visually-hidden" tabindex="-1" aria-hidden="true"
+      onChange=${onChange} />
+    <button type="button" class="button file-button" id=${`${id}-button`} aria-labelledby=${`${id}-label ${id}-button`}
+      onClick=${() => input.current?.click()}><${Icon} name="file" size=${16} />${t("common.chooseFile")}</button>
   </div>`;
 }
 
