@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Iterator
 
-from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta
+from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta, ToolCallDelta
 from openmasq.chat.conversation import Conversation
 from openmasq.chat.send import Answer, CallModel, ReplyDelta, SendInput, SendOutcome, Step, send_flow
 from openmasq.memory.model import MemoryStore
@@ -26,9 +26,10 @@ def _ids() -> Callable[[], str]:
     return lambda: f"m{next(counter)}"
 
 
-def _send(conv: Conversation, text: str, reply: str | Callable[[ChatRequest], str] = "Bien reçu.",
+def _send(conv: Conversation, text: str, reply: str | Callable[[ChatRequest], str | list[StreamEvent]] = "Bien reçu.",
           store: MemoryStore | None = None) -> tuple[SendOutcome, list[ChatRequest]]:
-    """Drive one send against a scripted model; returns the outcome and every request it made."""
+    """Drive one send against a scripted model (a text it says, or the events it streams); returns the
+    outcome and every request it made."""
     flow: Generator[Step, Answer, SendOutcome] = send_flow(
         SendInput(conv, text, store or MemoryStore(), "m", NOW, _ids()))
     sent: list[ChatRequest] = []
@@ -40,7 +41,7 @@ def _send(conv: Conversation, text: str, reply: str | Callable[[ChatRequest], st
             if isinstance(step, CallModel):
                 sent.append(step.request)
                 said = reply(step.request) if callable(reply) else reply
-                events = iter([TextDelta(said), Done("stop")])
+                events = iter(said if isinstance(said, list) else [TextDelta(said), Done("stop")])
                 answer = next(events, None)
             elif isinstance(step, ReplyDelta) and step.wants_event:
                 answer = next(events, None)
@@ -142,6 +143,32 @@ def test_a_real_name_equal_to_the_fake_of_a_remembered_card_is_sent_masked() -> 
     assert card_fake not in wire and "Claire Fontaine" not in wire
     new_card_fake = _primary(conv.vault, "Claire Fontaine")
     assert new_card_fake in sent[0].system and new_card_fake != card_fake
+
+
+def test_a_search_result_naming_someone_as_another_persons_fake_renames_that_fake_in_the_rest_of_the_loop() -> None:
+    conv = Conversation("c1", Vault.new(KEY))
+    _send(conv, "Je vois Marie Dupont demain.")
+    old_fake = _primary(conv.vault, "Marie Dupont")
+    store = MemoryStore()  # someone real whose name is the fake Marie Dupont was given
+    create_card(store, card_id="k1", entity=old_fake, now=NOW, category="personne",
+                facts="Mon dentiste, rue des Lilas.")
+
+    def model(request: ChatRequest) -> str | list[StreamEvent]:
+        if request.messages[-1].role == "user":
+            return [ToolCallDelta(0, id="t1", name="memory_search", arguments_fragment='{"query": "dentiste"}'),
+                    Done("tool_calls")]
+        return "Noté : " + " / ".join(m.content for m in request.messages)  # names everyone as it was told
+
+    outcome, sent = _send(conv, "Qui est mon dentiste ?", model, store)
+    assert outcome.status == "done", outcome.reason
+    assert len(sent) == 2 and "rue des Lilas" in sent[1].messages[-1].content  # the card came back from the search
+    new_fake = _primary(conv.vault, "Marie Dupont")
+    assert new_fake != old_fake
+    wire = _wire(sent[1])
+    assert old_fake not in wire and "Marie Dupont" not in wire  # the dentist's real name never leaves
+    assert f"Je vois {new_fake} demain." in wire  # the history within the loop carries Marie's new fake
+    assert outcome.reply is not None and "Je vois Marie Dupont demain." in outcome.reply.content
+    assert old_fake in outcome.reply.content  # the dentist, restored from the fake the search gave him
 
 
 def test_a_real_value_equal_to_a_token_in_token_mode_is_sent_masked() -> None:

@@ -35,7 +35,7 @@ from ..redact import (
     replay_for_model,
     restore_args,
 )
-from ..redact.collisions import MAX_COLLISION_ROUNDS
+from ..redact.collisions import MAX_COLLISION_ROUNDS, rename_substitutes, renamed_substitutes
 from ..redact.spans import Span
 from .attachments import (
     TurnAttachment,
@@ -416,9 +416,23 @@ def _tool_loop(
         turn.reply.wire = (turn.reply.wire or "") + result.raw_text
         current.append(WireMessage("assistant", result.raw_text, tool_calls=result.tool_calls))
         for call in result.tool_calls:
+            before = dict(turn.vault.entries)
             wire, use = yield from _tool_result(turn, call)
             turn.reply.tool_uses.append(use)
+            renames = renamed_substitutes(before, turn.vault)
+            if renames:  # the result named someone as another value's fake: the loop's texts follow the new one
+                history[:] = [_renamed(m, renames) for m in history]
+                current[:] = [_renamed(m, renames) for m in current]
+                system = rename_substitutes(system, renames)
             current.append(WireMessage("tool", wire, tool_call_id=call.id))
+
+
+def _renamed(message: WireMessage, renames: dict[str, str]) -> WireMessage:
+    return replace(
+        message, content=rename_substitutes(message.content, renames),
+        parts=tuple(rename_substitutes(part, renames) for part in message.parts),
+        tool_calls=tuple(replace(call, arguments=rename_substitutes(call.arguments, renames))
+                         for call in message.tool_calls))
 
 
 def _tool_results_leak(current: list[WireMessage], turn: _Turn) -> bool:

@@ -8,7 +8,7 @@ replayed from the real text on every turn, then carries. Every value masked befo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .allocate import Context, new_substitute
@@ -60,6 +60,26 @@ def resolve_collisions(spans: Iterable[Span], text: str, vault: Vault, *, lang: 
     if not before <= _masked(vault):  # cannot happen: every dropped value was given a new substitute
         raise RuntimeError("collision resolution lost a masked value")
     return owners
+
+
+def renamed_substitutes(before: Mapping[str, str], vault: Vault) -> dict[str, str]:
+    """Old substitute -> new one, for the values a collision re-faked since `before` (the vault's
+    entries then): texts already built with the old substitutes (a tool loop's earlier messages) are
+    renamed, or they would carry a substitute that is now someone's real value."""
+    gone = {sub: real for sub, real in before.items() if sub not in vault.entries}
+    if not gone:
+        return {}
+    new_of = {real: sub for sub, real in vault.entries.items() if sub not in before}
+    return {sub: new_of[real] for sub, real in gone.items() if real in new_of}
+
+
+def rename_substitutes(text: str, renames: Mapping[str, str]) -> str:
+    """`text` with every whole occurrence of an old substitute replaced by its new one, longest first
+    (a full name before its first name)."""
+    if not renames or not any(sub in text for sub in renames):
+        return text
+    alternation = "|".join(re.escape(sub) for sub in sorted(renames, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)(?:{alternation})(?!\w)", lambda m: renames[m.group()], text)
 
 
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]{2,}")

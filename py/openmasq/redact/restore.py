@@ -3,7 +3,8 @@
 One left-to-right pass over all substitutes, longest first, so restored text is never
 re-scanned. A substitute matches in any case, with or without accents, with separators
 changed, wrapped across lines, with a possessive, URL-encoded, with HTML character references
-("H&#233;l&#232;ne", "&Eacute;lise", "&amp;"), or (for tool arguments) JSON-escaped. Unknown text that only looks like a fake is left alone."""
+("H&#233;l&#232;ne", "&Eacute;lise", "&amp;"), or (for tool arguments) JSON-escaped. Unknown
+text that only looks like a fake is left alone."""
 
 from __future__ import annotations
 
