@@ -78,6 +78,22 @@ def test_the_interface_languages_hold_the_same_keys(page: Path) -> None:
     assert run_js(page, "return Object.keys(i.LANGS);") == list(contract.LANGUAGES)
 
 
+# A key the page builds from a value: `error.${kind}`, t(`models.${group}`) (and the contract's label prefixes).
+_BUILT_KEY = re.compile(r"`([a-z][\w.]*\.)\$\{")
+_QUOTED = re.compile(r"""["'`]([a-z][\w.-]*)["'`]""")
+
+
+def test_every_interface_string_is_one_the_page_shows(page: Path) -> None:
+    keys = run_js(page, "return Object.keys(i.STRINGS.fr);")
+    sources = [p for p in (REPO / "web").rglob("*.js") if "vendor" not in p.parts and "node_modules" not in p.parts
+               and not p.name.endswith("strings.js") and p.name != "i18n.js"]
+    code = "\n".join(p.read_text(encoding="utf-8") for p in sources)
+    quoted = set(_QUOTED.findall(code))
+    built = (*_BUILT_KEY.findall(code), *contract.LABEL_PREFIX.values())
+    unused = [key for key in keys if key not in quoted and not key.startswith(built)]
+    assert unused == [], unused
+
+
 def test_every_kind_the_engine_can_report_has_its_own_label_and_a_colour() -> None:
     assert [kind for kind in contract.KINDS if kind not in contract.KIND_LABELS] == []
     assert set(contract.kind_families().values()) <= set(contract.FAMILY_OF_CATEGORY.values())

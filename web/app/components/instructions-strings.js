@@ -36,7 +36,6 @@ export const fr = {
   "personas.model": "Modèle (facultatif)",
   "personas.modelHelp": "Le nom du modèle chez ce fournisseur ; vide : le sien.",
   "personas.newChat": "Nouvelle conversation avec « {name} »",
-  "personas.formTitle": "Persona",
 
   "usage.reply": "{input} jetons envoyés · {output} reçus",
   "usage.replyLabel": "Jetons de cette réponse : {input} envoyés, {output} reçus",
@@ -95,7 +94,6 @@ export const en = {
   "personas.model": "Model (optional)",
   "personas.modelHelp": "The model’s name at this provider; empty: its own.",
   "personas.newChat": "New conversation with “{name}”",
-  "personas.formTitle": "Persona",
 
   "usage.reply": "{input} tokens sent · {output} received",
   "usage.replyLabel": "Tokens of this reply: {input} sent, {output} received",

@@ -2,7 +2,6 @@
 
 export const fr = {
   "keys.title": "Raccourcis clavier",
-  "keys.open": "Raccourcis clavier",
   "keys.palette": "Palette de commandes",
   "keys.new": "Nouvelle conversation",
   "keys.search": "Chercher dans les conversations",
@@ -32,7 +31,6 @@ export const fr = {
 
 export const en = {
   "keys.title": "Keyboard shortcuts",
-  "keys.open": "Keyboard shortcuts",
   "keys.palette": "Command palette",
   "keys.new": "New conversation",
   "keys.search": "Search conversations",

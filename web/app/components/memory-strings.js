@@ -13,7 +13,6 @@ export const fr = {
   "memory.counts": (v) => `${v.n} ${plural(v.n, "fiche", "fiches")}`,
   "memory.indexed": (v) => `recherche par le sens : ${v.n} ${plural(v.n, "fiche indexée", "fiches indexées")}`,
   "memory.new": "Nouvelle fiche",
-  "memory.inbox": "À revoir",
   "memory.inboxCount": (v) => `À revoir (${v.n})`,
   "memory.views": "Vues de la mémoire",
   "memory.view.graph": "Graphe",
@@ -46,9 +45,7 @@ export const fr = {
   "memory.statusHelp.proposed": "Écrite par l’assistant, pas encore revue",
   "memory.scopeGlobal": "Globale",
   "memory.updated": "modifiée {date}",
-  "memory.open": "Ouvrir la fiche {entity}",
 
-  "memory.graph": "Graphe des fiches",
   "memory.graphSummary": (v) => `${v.n} ${plural(v.n, "fiche", "fiches")}, ${v.links} ${plural(v.links, "lien", "liens")}. Cliquez une fiche pour l’ouvrir ; la liste offre les mêmes fiches au clavier.`,
   "memory.graphSmall": "L’écran est trop petit pour le graphe : voici la liste.",
   "memory.graphEmpty": "Le graphe apparaîtra avec les premières fiches.",
@@ -101,7 +98,6 @@ export const fr = {
   "memory.rejected": "Fiche rejetée : elle ne sera plus proposée",
   "memory.saved": "Fiche enregistrée",
   "memory.activity": "Activité",
-  "memory.created": "Fiche créée",
   "memory.nameRequired": "Donnez un nom à la fiche.",
 
   "memory.inboxTitle": "À revoir",
@@ -147,7 +143,6 @@ export const fr = {
   "memory.jorigin.user": "vous", "memory.jorigin.auto-silent": "automatique", "memory.jorigin.auto-explicit": "à votre demande",
   "memory.jorigin.cleanup": "nettoyage", "memory.jorigin.import": "import",
 
-  "memory.profile": "Profil",
   "memory.profileIntro": "Ce que vous dites de vous-même : toujours joint aux envois (masqué). 1 200 caractères au plus.",
   "memory.profileLabel": "Votre profil",
   "memory.profileSaved": "Profil enregistré",
@@ -196,7 +191,6 @@ export const en = {
   "memory.counts": (v) => `${v.n} ${pluralEn(v.n, "card", "cards")}`,
   "memory.indexed": (v) => `search by meaning: ${v.n} ${pluralEn(v.n, "card", "cards")} indexed`,
   "memory.new": "New card",
-  "memory.inbox": "To review",
   "memory.inboxCount": (v) => `To review (${v.n})`,
   "memory.views": "Memory views",
   "memory.view.graph": "Graph",
@@ -229,9 +223,7 @@ export const en = {
   "memory.statusHelp.proposed": "Written by the assistant, not reviewed yet",
   "memory.scopeGlobal": "Global",
   "memory.updated": "changed {date}",
-  "memory.open": "Open the card {entity}",
 
-  "memory.graph": "Graph of the cards",
   "memory.graphSummary": (v) => `${v.n} ${pluralEn(v.n, "card", "cards")}, ${v.links} ${pluralEn(v.links, "link", "links")}. Click a card to open it; the list offers the same cards by keyboard.`,
   "memory.graphSmall": "The screen is too small for the graph: here is the list.",
   "memory.graphEmpty": "The graph appears with the first cards.",
@@ -284,7 +276,6 @@ export const en = {
   "memory.rejected": "Card rejected: it will not be proposed again",
   "memory.saved": "Card saved",
   "memory.activity": "Activity",
-  "memory.created": "Card created",
   "memory.nameRequired": "Give the card a name.",
 
   "memory.inboxTitle": "To review",
@@ -330,7 +321,6 @@ export const en = {
   "memory.jorigin.user": "you", "memory.jorigin.auto-silent": "automatic", "memory.jorigin.auto-explicit": "at your request",
   "memory.jorigin.cleanup": "cleanup", "memory.jorigin.import": "import",
 
-  "memory.profile": "Profile",
   "memory.profileIntro": "What you say about yourself: always joined to sends (masked). 1,200 characters at most.",
   "memory.profileLabel": "Your profile",
   "memory.profileSaved": "Profile saved",

@@ -16,7 +16,6 @@ export const fr = {
   "onboard.later": "Choisir plus tard",
   "onboard.downloading": (v) => `Téléchargement du modèle hors ligne\u00a0: ${v.loaded} sur ${v.total}`,
   "onboard.laterHint": "Vous pourrez ajouter un fournisseur dans Modèles, ou télécharger le modèle hors ligne dans Réglages.",
-  "onboard.connected": "« {label} » répond désormais à vos nouvelles conversations.",
   "onboard.offlineChosen": "Le modèle hors ligne répond à vos conversations. Vous pourrez ajouter un fournisseur dans Modèles.",
 
   "model.label": "Modèle :",
@@ -32,12 +31,9 @@ export const fr = {
   "model.providerDefault": "Celui du fournisseur ({model})",
   "model.manual": "Ou saisir le nom d’un modèle",
   "model.manualHelp": "Tel que le fournisseur l’attend, par exemple gpt-4o-mini ou llama3.2:latest.",
-  "model.localOnly": "Le modèle hors ligne n’a qu’un modèle.",
   "model.use": "Utiliser",
-  "model.changed": "Cette conversation est maintenant servie par {model}.",
   "model.reply": "Écrit par {model}",
   "chat.earlier": (v) => `Afficher ${v.n} message${v.n >= 2 ? "s" : ""} précédent${v.n >= 2 ? "s" : ""}`,
-  "providers.preset.llamacpp": "llama.cpp",
   "providers.madeDefault": "« {label} » est maintenant le fournisseur par défaut.",
   "providers.testToDefault": "Fournisseur enregistré. Testez-le pour en faire le fournisseur par défaut.",
 };
@@ -57,7 +53,6 @@ export const en = {
   "onboard.later": "Decide later",
   "onboard.downloading": (v) => `Downloading the offline model: ${v.loaded} of ${v.total}`,
   "onboard.laterHint": "You can add a provider under Providers, or download the offline model in Settings.",
-  "onboard.connected": "“{label}” now answers your new conversations.",
   "onboard.offlineChosen": "The offline model answers your conversations. You can add a provider under Providers.",
 
   "model.label": "Model:",
@@ -73,12 +68,9 @@ export const en = {
   "model.providerDefault": "The provider’s own ({model})",
   "model.manual": "Or type a model’s name",
   "model.manualHelp": "As the provider expects it, for example gpt-4o-mini or llama3.2:latest.",
-  "model.localOnly": "The offline model has only one model.",
   "model.use": "Use",
-  "model.changed": "This conversation is now answered by {model}.",
   "model.reply": "Written by {model}",
   "chat.earlier": (v) => `Show ${v.n} earlier message${v.n === 1 ? "" : "s"}`,
-  "providers.preset.llamacpp": "llama.cpp",
   "providers.madeDefault": "“{label}” is now the default provider.",
   "providers.testToDefault": "Provider saved. Test it to make it the default.",
 };
