@@ -32,3 +32,19 @@ def test_no_module_imports_a_conftest_by_name_outside_its_own_folder() -> None:
             if ("from conftest import" in text or "import conftest" in text) and path.parent.name != "pyodide":
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+# Top-level folders a run or an install makes, not the project's own.
+_MADE = frozenset({"node_modules", "__pycache__", "build", "dist"})
+
+
+def test_the_readme_layout_names_every_folder_and_package() -> None:
+    """A newcomer finds where a thing lives from the README's layout: every top-level folder of the repository
+    and every package of py/openmasq is in it (attach/, worker/ and embed/ were missing)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme[readme.index("## Layout") :]
+    folders = [f"{p.name}/" for p in sorted(ROOT.iterdir()) if p.is_dir() and not p.name.startswith(".")
+               and p.name not in _MADE and not p.name.endswith(".egg-info")]
+    packages = [f"py/openmasq/{p.name}/" for p in sorted((ROOT / "py" / "openmasq").iterdir())
+                if (p / "__init__.py").exists()]
+    assert [name for name in folders + packages if name not in layout] == []
