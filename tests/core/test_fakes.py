@@ -786,10 +786,18 @@ def test_italian_address_province_follows_the_new_cap() -> None:
 
 @pytest.mark.parametrize(("real", "country"), [("12 rue des Lilas", "FR"), ("Hauptstraße 5", "DE"),
                                                ("Calle Mayor 5", "ES"), ("Via Roma 1", "IT"),
+                                               ("Calle de Alcalá 214, 28028 Madrid", "ES"),
+                                               ("Via della Spiga 5, 20121 Milano", "IT"),
                                                ("10 Downing Street, London SW1A 2AA", "GB"),
                                                ("Keizersgracht 123, 1015 CJ Amsterdam", "NL")])
 def test_address_country_is_detected_from_its_words(real: str, country: str) -> None:
     assert places.detect_country(real) == country
+
+
+def test_a_spanish_floor_and_door_keep_their_words_in_the_fake() -> None:
+    for rng in rngs(10):
+        fake = fakes.fake_address("calle Mayor 12, bajo izq., 28013 Madrid", rng)
+        assert ", bajo izq., " in fake and "28013" not in fake and "Madrid" not in fake
 
 
 def test_address_complement_keeps_keywords_and_changes_codes() -> None:

@@ -61,6 +61,11 @@ ADDRESSES = [
     ("Piazza Navona 5", "Piazza Navona 5"),
     ("Corso Buenos Aires 3, 20124 Milano MI", "Corso Buenos Aires 3, 20124 Milano MI"),
     ("Via dell'Orso 7", "Via dell'Orso 7"),
+    # a floor, a door or a staircase between the house number and the postal code
+    ("vivo en calle Mayor 12, 3º B, 28013 Madrid", "calle Mayor 12, 3º B, 28013 Madrid"),
+    ("Calle de Alcalá 214, 2º izq., 28028 Madrid", "Calle de Alcalá 214, 2º izq., 28028 Madrid"),
+    ("Paseo de Gracia 43, piso 3, 08007 Barcelona", "Paseo de Gracia 43, piso 3, 08007 Barcelona"),
+    ("Via Roma 15, scala B int. 5, 20121 Milano", "Via Roma 15, scala B int. 5, 20121 Milano"),
     # typed in lower case in a chat
     ("j'habite au 27 rue des lilas à pantin", "27 rue des lilas"),
     ("drop it at 9 elmwood ave please", "9 elmwood ave"),

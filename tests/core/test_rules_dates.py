@@ -43,6 +43,7 @@ BIRTH_DATES = [
     ("Mein Mann hat am 03.11.1962 Geburtstag, ab wann", "03.11.1962"),
     # a two-digit year after a month name, a birth phrase after the date
     ("Date of birth 14 Feb 79, Irish citizen", "14 Feb 79"),
+    ("nacido el 3 de mayo del 85 en Sevilla", "3 de mayo del 85"),
     ("le 4 juin 1990 je suis née à Dakar", "4 juin 1990"),
     # the month in Roman numerals
     ("tengo 41 años (nací el 15/VIII/1985), ¿puedo", "15/VIII/1985"),

@@ -86,6 +86,7 @@ KEYWORDS = frozenset(
         "bis", "ter", "quater", "batiment", "bat", "building", "bldg", "appartement", "appart", "appt",
         "apt", "apartment", "etage", "floor", "fl", "escalier", "esc", "porte", "suite", "ste", "unit",
         "flat", "piso", "puerta", "planta", "escalera", "portal", "interno", "int", "scala", "cedex", "bp",
+        "bajo", "izq", "izda", "izquierda", "dcha", "dcho", "derecha",
         "cs", "tsa", "cp", "bte", "boite", "box", "po", "chez", "c/o", "attn", "att", "lieu", "dit",
         "france", "deutschland", "germany", "espana", "spain", "italia", "italy", "belgique", "belgie",
         "belgium", "suisse", "schweiz", "switzerland", "nederland", "netherlands", "portugal", "usa", "uk",
@@ -259,7 +260,7 @@ def _word_votes(words: list[str]) -> dict[str, int]:
             votes["DE"] = votes.get("DE", 0) + 2
         if word.endswith(_NL_SUFFIXES) and len(word) > 6:
             votes["NL"] = votes.get("NL", 0) + 2
-        if word in ("de", "du", "des", "la", "le", "l'", "cedex", "bis", "ter"):
+        if word in ("du", "des", "le", "l'", "cedex", "bis", "ter"):  # "de" and "la" are Spanish and Italian too
             votes["FR"] = votes.get("FR", 0) + 1
     return votes
 

@@ -250,13 +250,23 @@ def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
     return hits
 
 
+# A floor, a door or a staircase after the house number ("calle Mayor 12, 3º B", "2ª izq.", "piso 3", "bajo",
+# "scala B int. 5"): the postal code and city after it still belong to the address.
+_FLOOR_AFTER = deferred(
+    r",?[ ]{1,2}(?:\d{1,2}[º°ª](?:[ ]?(?:izq(?:da|uierda)?\.?|dcha\.?|derecha|[A-Za-z])(?![\w]))?"
+    r"|(?:piso|planta)[ ]\d{1,2}[º°ª]?|bajo(?:[ ][A-Za-z](?![\w]))?|(?:esc\.|escalera|scala)[ ]?[A-Za-z0-9](?![\w])"
+    r"(?:,?[ ](?:int\.|interno)[ ]?\d{1,3})?|(?:int\.|interno)[ ]?\d{1,3})(?![\w])"
+)
+
+
 def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
     particles = _FR_PARTICLES if text[start:end].lower() in _FR_NUMBER_AFTER else _ES_IT_PARTICLES
     name_end = _street_name_end(text, end, particles, digits_end_name=True)
     number = _HOUSE_NUMBER.match(text, name_end) if name_end is not None else None
     if number is None or _COUNTED.match(text, number.end()):
         return None
-    hit = _with_tail(text, start, number.end())
+    floor = _FLOOR_AFTER.match(text, number.end())
+    hit = _with_tail(text, start, floor.end() if floor else number.end())
     # English "sent via Amazon 2 days ago": a lower-case "via" needs a comma or a postal code.
     if text[start:end] == "via" and hit.score <= 0.8 and not number.group(0).startswith(","):
         return None

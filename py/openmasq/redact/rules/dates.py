@@ -131,9 +131,11 @@ _BIRTH_AFTER = deferred(
     r"[ ,]{1,3}(?:(?:je suis|j['’]suis|i was|ich bin|ich wurde|sono|yo)[ ])?"
     r"(?:geboren|born|n[ée]e?\b|nat[oa]\b|nacid[oa]\b|naci\b|geburtstag|birthday\b)"
 )
-# After a birth phrase a month name may come with a two-digit year ("Date of birth 3 Mar 85", "geb. 3. Mai 91").
+# After a birth phrase a month name may come with a two-digit year ("Date of birth 3 Mar 85", "geb. 3. Mai 91",
+# "nacido el 3 de mayo del 85").
 _SHORT_YEAR_DATE = deferred(
-    rf"(?<![\w.]){_DAY}[ ]{{1,2}}(?:de[ ]|of[ ])?(?i:(?P<m>{_MONTH}))\.?,?[ ]{{1,2}}['’]?(?P<y>\d{{2}})(?![\w]|[.,]\d)"
+    rf"(?<![\w.]){_DAY}[ ]{{1,2}}(?:de[ ]|of[ ])?(?i:(?P<m>{_MONTH}))\.?,?[ ]{{1,2}}(?:del?[ ])?['’]?(?P<y>\d{{2}})"
+    r"(?![\w]|[.,]\d)"
 )
 
 
