@@ -66,6 +66,11 @@ ADDRESSES = [
     ("Calle de Alcalá 214, 2º izq., 28028 Madrid", "Calle de Alcalá 214, 2º izq., 28028 Madrid"),
     ("Paseo de Gracia 43, piso 3, 08007 Barcelona", "Paseo de Gracia 43, piso 3, 08007 Barcelona"),
     ("Via Roma 15, scala B int. 5, 20121 Milano", "Via Roma 15, scala B int. 5, 20121 Milano"),
+    ("Musterstraße 12a, 2. OG, 80331 München", "Musterstraße 12a, 2. OG, 80331 München"),
+    ("Hauptstr. 7, Hinterhaus, 10115 Berlin", "Hauptstr. 7, Hinterhaus, 10115 Berlin"),
+    ("12 rue Victor Hugo, Bât. B, Esc. 2, 75011 Paris", "12 rue Victor Hugo, Bât. B, Esc. 2, 75011 Paris"),
+    # a country address without a house number, when its postal code follows
+    ("lieu-dit La Croix, 24200 Sarlat", "lieu-dit La Croix, 24200 Sarlat"),
     # typed in lower case in a chat
     ("j'habite au 27 rue des lilas à pantin", "27 rue des lilas"),
     ("drop it at 9 elmwood ave please", "9 elmwood ave"),
@@ -108,6 +113,8 @@ NOT_ADDRESSES = [
     "the 2 main roads are closed",
     "il 3 via email",
     "the box is 40 cm wide",
+    "c'est ma résidence principale depuis 2010",
+    "le hameau est calme",
 ]
 
 

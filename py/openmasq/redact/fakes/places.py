@@ -86,7 +86,9 @@ KEYWORDS = frozenset(
         "bis", "ter", "quater", "batiment", "bat", "building", "bldg", "appartement", "appart", "appt",
         "apt", "apartment", "etage", "floor", "fl", "escalier", "esc", "porte", "suite", "ste", "unit",
         "flat", "piso", "puerta", "planta", "escalera", "portal", "interno", "int", "scala", "cedex", "bp",
-        "bajo", "izq", "izda", "izquierda", "dcha", "dcho", "derecha",
+        "bajo", "izq", "izda", "izquierda", "dcha", "dcho", "derecha", "og", "eg", "dg", "obergeschoss", "stock",
+        "hinterhaus", "vorderhaus", "seitenflugel", "gartenhaus", "links", "rechts", "stiege", "tur", "top", "bloc",
+        "block",
         "cs", "tsa", "cp", "bte", "boite", "box", "po", "chez", "c/o", "attn", "att", "lieu", "dit",
         "france", "deutschland", "germany", "espana", "spain", "italia", "italy", "belgique", "belgie",
         "belgium", "suisse", "schweiz", "switzerland", "nederland", "netherlands", "portugal", "usa", "uk",
@@ -444,7 +446,10 @@ def _is_compound_street(word: str, country: str) -> bool:
 
 def _is_kept_word(word: str) -> bool:
     key = _fold(word).rstrip("'’")
-    return key in KEYWORDS or key in CONNECTORS
+    return key in KEYWORDS or key in CONNECTORS or word[:1] in ORDINAL_SIGNS  # "ºA" of "1ºA": the floor's door
+
+
+ORDINAL_SIGNS = "ºª°"
 
 
 def _fake_street_part(text: str, country: str, rng: random.Random) -> str:

@@ -87,6 +87,10 @@ _FR_STREET = deferred(
 )
 
 
+# A country address has no house number: "lieu-dit La Croix, 24200 Sarlat", "Hameau des Prés, 05100 Briançon".
+_FR_NUMBERLESS = deferred(r"(?<![\w-])(?i:lieu-dit|lieudit|hameau|r[ée]sidence|lotissement|domaine)(?=[ ])")
+
+
 def _french_addresses(text: str) -> list[Hit]:
     hits: list[Hit] = []
     for m in _FR_STREET.finditer(text):
@@ -95,6 +99,11 @@ def _french_addresses(text: str) -> list[Hit]:
             name_end = _lowercase_name_before_postcode(text, m.end())
         if name_end is not None:
             hits.append(_with_tail(text, m.start(), name_end))
+    for m in _FR_NUMBERLESS.finditer(text):
+        name_end = _street_name_end(text, m.end(), _FR_PARTICLES, digits_end_name=False)
+        tail = _tail_end(text, name_end) if name_end is not None else None
+        if tail is not None:  # without its postal code, "résidence principale" is no address
+            hits.append(Hit(m.start(), tail, "address", 0.9))
     return hits
 
 
@@ -117,11 +126,38 @@ _COMPLEMENT_BEFORE = deferred(
 )
 
 
+# A flat, floor, door or building between the street and the postal code ("Apt 4B", "Suite 200", "2. OG",
+# "Hinterhaus", "Bât. B, Esc. 2", "3º B", "2º izq.", "piso 3", "scala B int. 5"): up to three of them, taken into
+# the address only when the postal code and city follow (else the real code was left out of it).
+_COMPLEMENT_AFTER = deferred(
+    r",?[ ]{1,2}(?:"
+    r"\d{1,2}[º°ª](?:[ ]?(?:izq(?:da|uierda)?\.?|dcha\.?|derecha|[A-Za-z])(?![\w]))?"
+    r"|(?i:apt\.?|apartment|suite|ste\.?|unit|flat|floor|fl\.?|b[âa]t\.?|b[âa]timent|esc\.?|escalier|appt?\.?"
+    r"|appartement|[ée]tage|porte|bloc|block|piso|planta|escalera|puerta|scala|int\.|interno|stiege|tür|top)"
+    r"[ ]?(?:n[º°o]\.?[ ]?)?#?[A-Za-z0-9]{1,5}"
+    r"|\d{1,2}\.[ ]?(?:OG|Obergeschoss|Stock|Etage)|EG|DG|Hinterhaus|Vorderhaus|Seitenflügel|Gartenhaus|bajo"
+    r"|\d{1,2}(?:er|e|ème|st|nd|rd|th)[ ](?i:[ée]tage|floor)"
+    r")(?![\w])"
+)
+
+
+def _complements_end(text: str, end: int) -> int:
+    for _ in range(3):
+        m = _COMPLEMENT_AFTER.match(text, end)
+        if m is None:
+            break
+        end = m.end()
+    return end
+
+
 def _with_tail(text: str, start: int, end: int, score: float = 0.8) -> Hit:
     complement = _COMPLEMENT_BEFORE.search(text, max(0, start - 24), start)
     if complement is not None and (complement.start() == 0 or not text[complement.start() - 1].isalnum()):
         start = complement.start()
     tail = _tail_end(text, end)
+    if tail is None:
+        after = _complements_end(text, end)
+        tail = _tail_end(text, after) if after > end else None
     return Hit(start, tail, "address", 0.9) if tail else Hit(start, end, "address", score)
 
 
@@ -250,6 +286,22 @@ def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
     return hits
 
 
+def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
+    low = lowered(text)
+    hits: list[Hit] = []
+    tried: set[int] = set()
+    for n in numbers:
+        for street_type in _ES_IT_TYPE.finditer(low, max(0, n - _NAME_REACH), n):
+            start, end = street_type.start(), street_type.end()
+            if start in tried or not starts_token(text, start, "/"):
+                continue
+            tried.add(start)
+            hit = _spanish_italian_address(text, start, end)
+            if hit is not None:
+                hits.append(hit)
+    return hits
+
+
 # A floor, a door or a staircase after the house number ("calle Mayor 12, 3º B", "2ª izq.", "piso 3", "bajo",
 # "scala B int. 5"): the postal code and city after it still belong to the address.
 _FLOOR_AFTER = deferred(
@@ -265,8 +317,7 @@ def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
     number = _HOUSE_NUMBER.match(text, name_end) if name_end is not None else None
     if number is None or _COUNTED.match(text, number.end()):
         return None
-    floor = _FLOOR_AFTER.match(text, number.end())
-    hit = _with_tail(text, start, floor.end() if floor else number.end())
+    hit = _with_tail(text, start, number.end())
     # English "sent via Amazon 2 days ago": a lower-case "via" needs a comma or a postal code.
     if text[start:end] == "via" and hit.score <= 0.8 and not number.group(0).startswith(","):
         return None
