@@ -286,31 +286,6 @@ def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
     return hits
 
 
-def _spanish_italian_addresses(text: str, numbers: list[int]) -> list[Hit]:
-    low = lowered(text)
-    hits: list[Hit] = []
-    tried: set[int] = set()
-    for n in numbers:
-        for street_type in _ES_IT_TYPE.finditer(low, max(0, n - _NAME_REACH), n):
-            start, end = street_type.start(), street_type.end()
-            if start in tried or not starts_token(text, start, "/"):
-                continue
-            tried.add(start)
-            hit = _spanish_italian_address(text, start, end)
-            if hit is not None:
-                hits.append(hit)
-    return hits
-
-
-# A floor, a door or a staircase after the house number ("calle Mayor 12, 3º B", "2ª izq.", "piso 3", "bajo",
-# "scala B int. 5"): the postal code and city after it still belong to the address.
-_FLOOR_AFTER = deferred(
-    r",?[ ]{1,2}(?:\d{1,2}[º°ª](?:[ ]?(?:izq(?:da|uierda)?\.?|dcha\.?|derecha|[A-Za-z])(?![\w]))?"
-    r"|(?:piso|planta)[ ]\d{1,2}[º°ª]?|bajo(?:[ ][A-Za-z](?![\w]))?|(?:esc\.|escalera|scala)[ ]?[A-Za-z0-9](?![\w])"
-    r"(?:,?[ ](?:int\.|interno)[ ]?\d{1,3})?|(?:int\.|interno)[ ]?\d{1,3})(?![\w])"
-)
-
-
 def _spanish_italian_address(text: str, start: int, end: int) -> Hit | None:
     particles = _FR_PARTICLES if text[start:end].lower() in _FR_NUMBER_AFTER else _ES_IT_PARTICLES
     name_end = _street_name_end(text, end, particles, digits_end_name=True)
