@@ -151,7 +151,7 @@ class Restorer:
                 continue
             pieces.append(text[cursor:start])
             written = text[key_start:end]
-            shown = html.unescape(written) if "&" in written else written
+            shown = html.unescape(written)
             if shown != written:  # read through its character references; written back escaped
                 pieces.append(html.escape(self._replacement(html.unescape(text[start:key_start]), shown)))
             else:

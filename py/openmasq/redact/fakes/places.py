@@ -444,12 +444,12 @@ def _is_compound_street(word: str, country: str) -> bool:
     return False
 
 
+ORDINAL_SIGNS = "ºª°"
+
+
 def _is_kept_word(word: str) -> bool:
     key = _fold(word).rstrip("'’")
     return key in KEYWORDS or key in CONNECTORS or word[:1] in ORDINAL_SIGNS  # "ºA" of "1ºA": the floor's door
-
-
-ORDINAL_SIGNS = "ºª°"
 
 
 def _fake_street_part(text: str, country: str, rng: random.Random) -> str:
