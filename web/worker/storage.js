@@ -11,6 +11,8 @@
 //   so a ciphertext moved to another record (or another account) does not decrypt.
 // Nothing is written to localStorage; nothing here logs.
 
+import * as idb from "../vendor/idb-keyval.mjs";
+
 const REGISTRY_DB = "openmasq-accounts";
 const ACCOUNT_DB_PREFIX = "openmasq-acct-";
 // OWASP's 2023 figure for PBKDF2-HMAC-SHA256; 80-120 ms on the machines we measured (toolchain.md).
@@ -36,15 +38,10 @@ export class StorageError extends Error {
   }
 }
 
-// ---------------------------------------------------------------- IndexedDB in promises
+// ---------------------------------------------------------------- IndexedDB
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
+// The account database holds two stores, which idb-keyval's createStore (one store per database)
+// cannot open: the database is opened here, and idb-keyval's reads and writes run on its stores.
 function openDatabase(name, stores) {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(name, 1);
@@ -64,23 +61,8 @@ function openDatabase(name, stores) {
   });
 }
 
-async function transact(db, store, mode, work) {
-  const tx = db.transaction(store, mode);
-  const done = new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error || new StorageError("Aborted", "storage transaction aborted"));
-    tx.onerror = () => reject(tx.error);
-  });
-  const result = await work(tx.objectStore(store));
-  await done;
-  return result;
-}
-
-const get = (db, store, key) => transact(db, store, "readonly", (s) => request(s.get(key)));
-const put = (db, store, key, value) => transact(db, store, "readwrite", (s) => request(s.put(value, key)));
-const del = (db, store, key) => transact(db, store, "readwrite", (s) => request(s.delete(key)));
-const allKeys = (db, store) => transact(db, store, "readonly", (s) => request(s.getAllKeys()));
-const allValues = (db, store) => transact(db, store, "readonly", (s) => request(s.getAll()));
+/** idb-keyval's store handle for `store` of the open database `db`. */
+const storeOf = (db, store) => async (mode, work) => work(db.transaction(store, mode).objectStore(store));
 
 function deleteDatabase(name) {
   return new Promise((resolve, reject) => {
@@ -143,19 +125,19 @@ export class Storage {
     this.account = null; // {id, label, db, key} while unlocked
   }
 
-  async _registry() {
+  async _accounts() {
     if (!this.registry) this.registry = await openDatabase(REGISTRY_DB, ["accounts"]);
-    return this.registry;
+    return storeOf(this.registry, "accounts");
   }
 
   async _entry(id) {
-    const entry = await get(await this._registry(), "accounts", id);
+    const entry = await idb.get(id, await this._accounts());
     if (!entry) throw new StorageError("NotFound", `no account ${id}`);
     return entry;
   }
 
   async listAccounts() {
-    const entries = await allValues(await this._registry(), "accounts");
+    const entries = await idb.values(await this._accounts());
     return entries
       .map((e) => ({ id: e.id, label: e.label, created: e.created, remembered: Boolean(e.remembered) }))
       .sort((a, b) => a.created - b.created);
@@ -184,7 +166,7 @@ export class Storage {
       await this._rememberDevice(db, fresh, id);
       entry.remembered = true;
     }
-    await put(await this._registry(), "accounts", id, entry);
+    await idb.set(id, entry, await this._accounts());
     const key = await unwrap(wrapped, wrappingKey, passphraseLabel(id));
     this.account = { id, label: entry.label, db, key };
     return { id, label: entry.label, created: entry.created, remembered: entry.remembered };
@@ -209,11 +191,10 @@ export class Storage {
         { name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
       await this._rememberDevice(db, copy, id);
     } else if (!remember && entry.remembered) {
-      await del(db, "keys", DEVICE_KEY);
-      await del(db, "keys", DEVICE_WRAPPED);
+      await idb.delMany([DEVICE_KEY, DEVICE_WRAPPED], storeOf(db, "keys"));
     }
     if (Boolean(remember) !== Boolean(entry.remembered)) {
-      await put(await this._registry(), "accounts", id, { ...entry, remembered: Boolean(remember) });
+      await idb.set(id, { ...entry, remembered: Boolean(remember) }, await this._accounts());
     }
     this.account = { id, label: entry.label, db, key };
     return this.current();
@@ -224,8 +205,7 @@ export class Storage {
     this.lock();
     const entry = await this._entry(id);
     const db = await openDatabase(ACCOUNT_DB_PREFIX + id, ["records", "keys"]);
-    const deviceKey = await get(db, "keys", DEVICE_KEY);
-    const sealed = await get(db, "keys", DEVICE_WRAPPED);
+    const [deviceKey, sealed] = await idb.getMany([DEVICE_KEY, DEVICE_WRAPPED], storeOf(db, "keys"));
     if (!entry.remembered || !deviceKey || !sealed) {
       db.close();
       throw new StorageError("NotRemembered", "this device does not remember the account: enter the passphrase");
@@ -238,8 +218,7 @@ export class Storage {
   async _rememberDevice(db, dataKey, id) {
     // Non-extractable: IndexedDB keeps the key object, but nothing can ever read its bytes out.
     const deviceKey = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["wrapKey", "unwrapKey"]);
-    await put(db, "keys", DEVICE_KEY, deviceKey);
-    await put(db, "keys", DEVICE_WRAPPED, await wrap(dataKey, deviceKey, deviceLabel(id)));
+    await idb.setMany([[DEVICE_KEY, deviceKey], [DEVICE_WRAPPED, await wrap(dataKey, deviceKey, deviceLabel(id))]], storeOf(db, "keys"));
   }
 
   /** Forgets the key: nothing can be decrypted until the next unlock. */
@@ -253,13 +232,13 @@ export class Storage {
   async deleteAccount(id) {
     if (this.account?.id === id) this.lock();
     await this._entry(id);
-    await del(await this._registry(), "accounts", id);
+    await idb.del(id, await this._accounts());
     await deleteDatabase(ACCOUNT_DB_PREFIX + id);
   }
 
   async renameAccount(id, label) {
     const entry = await this._entry(id);
-    await put(await this._registry(), "accounts", id, { ...entry, label: String(label).trim() || entry.label });
+    await idb.set(id, { ...entry, label: String(label).trim() || entry.label }, await this._accounts());
     if (this.account?.id === id) this.account.label = String(label).trim() || entry.label;
   }
 
@@ -278,7 +257,7 @@ export class Storage {
     return {
       get: async (key) => {
         const { db, key: dataKey, id } = still();
-        const sealed = await get(db, "records", key);
+        const sealed = await idb.get(key, storeOf(db, "records"));
         if (sealed === undefined) return undefined;
         const plain = await crypto.subtle.decrypt(
           { name: "AES-GCM", iv: sealed.subarray(0, IV_BYTES), additionalData: encoder.encode(recordLabel(id, key)) },
@@ -290,12 +269,12 @@ export class Storage {
         const iv = randomBytes(IV_BYTES);
         const sealed = await crypto.subtle.encrypt(
           { name: "AES-GCM", iv, additionalData: encoder.encode(recordLabel(id, key)) }, dataKey, encoder.encode(text));
-        await put(db, "records", key, joined(iv, new Uint8Array(sealed)));
+        await idb.set(key, joined(iv, new Uint8Array(sealed)), storeOf(db, "records"));
       },
       delete: async (key) => {
-        await del(still().db, "records", key);
+        await idb.del(key, storeOf(still().db, "records"));
       },
-      keys: async () => (await allKeys(still().db, "records")).map(String),
+      keys: async () => (await idb.keys(storeOf(still().db, "records"))).map(String),
     };
   }
 }

@@ -153,6 +153,16 @@ export class SyncEngine {
 
   // ------------------------------------------------------------ replicate
 
+  /** The server's revisions into the local database, nothing sent. */
+  async pull() {
+    try {
+      await this.local.replicate.from(this.remote);
+    } catch (error) {
+      throw this.explain(error);
+    }
+  }
+
+  /** Both ways: this device's revisions (its edits, its resolutions) out, any newer ones in. */
   async replicate() {
     try {
       await this.local.sync(this.remote);
@@ -262,9 +272,12 @@ export class SyncEngine {
       if (!this.seen) await this.scan();
       await this.push(records, [...this.seen.keys()]);
       await this.connect();
-      await this.replicate();
+      // Pulled first, and resolved here before anything is sent: a pull that ran beside this device's
+      // own push could miss the other side of a conflict (the server's changes feed, read while our
+      // write moves the document to a new sequence, lists it at neither), leaving it to the next round.
+      await this.pull();
       await this.resolve();
-      await this.replicate(); // the resolutions go back to the server
+      await this.replicate();
       const held = await this.catchUp();
       const changed = {};
       for (const [name, body] of Object.entries(held)) {
