@@ -135,7 +135,7 @@ class SendInput:
     # Spans given from outside for `text` only (the on-device NER model, through redact/ner_merge.py): offsets
     # on `text`, so they join the typed text's redaction and no other pass (memory block, history, tools).
     text_spans: tuple[Span, ...] = ()
-    # The masking the composer's preview showed for `text` (masked_spans of preview_typed); when given
+    # The masking the composer's preview showed for `text` (masked_spans of preview_turn's message); when given
     # and the send would mask otherwise, the flow returns "stale" before anything is persisted or sent.
     expected_spans: tuple[tuple[int, int, str], ...] | None = None
     # A new reply to the conversation's last message, a user turn (regenerate, issue 18): that turn is
@@ -518,11 +518,6 @@ def preview_instructions(inp: SendInput) -> Redaction | None:
     options = conversation_options(inp.conversation, inp.options)
     _block, working = redact_memory_block(select(inp, options), inp.conversation.vault.copy(), options)
     return redact_instructions(inp, working, options)
-
-
-def preview_typed(inp: SendInput) -> Redaction:
-    """The typed text's part of preview_turn."""
-    return preview_turn(inp).message
 
 
 def attachment_signature(redacted: Redacted) -> tuple[tuple[tuple[int, int, str], ...], ...]:

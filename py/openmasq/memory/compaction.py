@@ -208,10 +208,6 @@ class _Analysis(NamedTuple):
     stems: dict[str, None]
     attributes: tuple[str, ...]  # sorted: the key of its shared frozenset in _ATTRIBUTE_SETS
 
-    def covers_word(self, word: str) -> bool:
-        return word[:6] in self.stems
-
-
 _DROPPED_WORDS = GLUE_WORDS | TYPE_WORDS
 _SIGNAL_WORDS = MONTHS | NEGATIONS
 # The few distinct sets of attribute words (subsets of ATTRIBUTE_WORDS, in practice a handful).
@@ -269,7 +265,7 @@ def _has_signal(words: Sequence[str]) -> bool:
 
 
 def _uncovered(words: Sequence[str], other: _Analysis) -> list[str]:
-    stems = other.stems  # `covers_word`, inlined: the innermost loop of folding
+    stems = other.stems  # a word is covered iff word[:6] is here: the innermost loop of folding
     return [w for w in words if w[:6] not in stems]
 
 

@@ -54,7 +54,3 @@ def denied_homograph_tokens(card: Card) -> list[str]:
             if denied and token not in out:
                 out.append(token)
     return out
-
-
-def mentions_token(norm_text: str, card: Card) -> bool:
-    return any(key_in_text(norm_text, token) for token in card_tokens(card))

@@ -320,9 +320,5 @@ def search_result_for_model(
     return redaction.text
 
 
-def masked_notice(lang: str = "fr") -> str:
-    return _MASKED[ui_lang(lang)]
-
-
 def nothing_found(lang: str = "fr") -> str:
     return _NOTHING[ui_lang(lang)]

@@ -215,11 +215,6 @@ def trust_refusal(card: Card, tier: float, policy: ProposedInjection) -> SkipRea
     return None if tier == TIER_MENTION else "proposed-needs-mention"
 
 
-def visible_cards(store: MemoryStore, scope: str | None) -> list[Card]:
-    """Cards a conversation of `scope` may read at all: not rejected, in scope."""
-    return [card for card in store.cards if card.status != "rejected" and in_scope(card, scope)]
-
-
 # --- formatting ---------------------------------------------------------------------------------
 
 def ui_lang(lang: str) -> str:

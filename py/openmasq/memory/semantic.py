@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .cluster import Bars, Cluster, Graph, build_clusters, clustered_graph, strong_edges
+from .cluster import Bars, Cluster, build_clusters, strong_edges
 from .dedupe import Edge, MergeSuggestion, distinct_identities, merge_suggestions
 from .model import Card, MemoryStore
 
@@ -77,11 +77,6 @@ def cluster_edges(cards: Sequence[Card], neighbours: Neighbours) -> list[Edge]:
 def semantic_clusters(cards: Sequence[Card], neighbours: Neighbours,
                       links: Iterable[tuple[str, str]] | None = None) -> list[Cluster]:
     return build_clusters(cards, similarity_edges(neighbours), links=links, bars=BARS)
-
-
-def semantic_graph(cards: Sequence[Card], neighbours: Neighbours, profile: str = "", *,
-                   previous: Mapping[str, tuple[float, float]] | None = None) -> Graph:
-    return clustered_graph(cards, similarity_edges(neighbours), profile, previous=previous, bars=BARS)
 
 
 @dataclass(frozen=True)

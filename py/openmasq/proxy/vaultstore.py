@@ -261,10 +261,3 @@ class _RedisFaults:
             raise VaultStoreError("unavailable", "The proxy's vault store (Redis) is unavailable "
                                   f"({type(error).__name__}), so the conversation's fakes cannot be kept: "
                                   "nothing was sent upstream. Retry once it is back.") from None
-
-
-def open_store(url: str, *, idle: float, key_file: Path | None = None) -> RedisVaultStore:
-    """The store a --vault-store URL names (redis:// or rediss://)."""
-    if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError("--vault-store takes memory or a redis://, rediss:// or unix:// URL")
-    return RedisVaultStore(url, VaultKeys.load(key_file), idle=idle)

@@ -366,14 +366,3 @@ def fr_tax_id_key(first10: str) -> str:
 def fr_tax_id_valid(value: str) -> bool:
     digits = compact(value)
     return len(digits) == 13 and digits.isdigit() and digits[0] in "0123" and fr_tax_id_key(digits[:10]) == digits[10:]
-
-
-def nhs_check(first9: str) -> str | None:
-    """The NHS number check digit (mod 11, weights 10..2), None when no number has it (10)."""
-    check = 11 - sum(int(d) * w for d, w in zip(first9, range(10, 1, -1), strict=True)) % 11
-    return None if check == 10 else str(check % 11)
-
-
-def nhs_valid(value: str) -> bool:
-    digits = compact(value)
-    return len(digits) == 10 and digits.isdigit() and nhs_check(digits[:9]) == digits[9]
