@@ -180,6 +180,13 @@ WITHOUT_LEGAL_FORM = [
     ("mi hijo va al Colegio San José", ["Colegio San José"]),
     ("Meine Tochter geht aufs Gymnasium am Stadtpark", ["Gymnasium am Stadtpark"]),
     ("Crédit Agricole et Banque Populaire fusionnent ?", ["Crédit Agricole", "Banque Populaire"]),
+    # a trade word in lower case, past its qualifier and a particle, or past an elided article
+    ("J'ai rendez-vous au cabinet dentaire des Tilleuls mardi.", ["Tilleuls"]),
+    ("Ma fille est à l'école Jules-Ferry depuis septembre.", ["Jules-Ferry"]),
+    ("porto le camicie alla tintoria Da Franco", ["Da Franco"]),
+    # a German compound ending with a trade or an industry opens the name
+    ("Das Angebot der Pulverbeschichtung Kaltenbrunner liegt vor.", ["Pulverbeschichtung Kaltenbrunner"]),
+    ("Der Fensterbau Kellner kommt am Montag.", ["Fensterbau Kellner"]),
     # "&" between names
     ("Un devis de Korvel & Stam arrive.", ["Korvel & Stam"]),
     ("Ferrand & Lopes Avocats ont répondu.", ["Ferrand & Lopes Avocats"]),

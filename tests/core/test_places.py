@@ -110,6 +110,12 @@ def test_the_writer_or_someone_in_the_sentence_still_ties_the_place(text: str, p
     assert place not in _masked(text)
 
 
+def test_a_full_stop_after_a_number_or_an_abbreviation_ends_no_sentence_that_ties_a_place() -> None:
+    masked = _masked("Meine Band spielt am 17. Mai im Kulturkeller in Feldkirch.")
+    assert "Feldkirch" not in masked
+    assert masked.startswith("Meine Band spielt am 17. Mai")  # "Band", a town somewhere, is a word here
+
+
 def test_a_small_town_in_a_general_question_is_spared_and_masked_once_someone_is_there() -> None:
     question = "Quels sont les horaires de la piscine de Villeurbanne ?"
     assert _masked(question) == question

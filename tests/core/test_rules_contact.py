@@ -116,6 +116,9 @@ PHONES = [
     ("Contacto: 91 730 22 84", "91 730 22 84", 0.8),
     # after a verb of calling, a number of a country the engine does not check is a phone all the same
     ("call arvind on 9812 044 617 before 5", "9812 044 617", 0.8),
+    # an Indian mobile as Indians write it, after a phone word or not
+    ("Her number is 98401 22736 if you need it", "98401 22736", 0.8),
+    ("lakshmi 98401 22736", "98401 22736", 0.7),
     # the library rejects them (a digit missing, a plan it lacks, an old mobile prefix), but they are laid out
     # as phones and open with a calling code, or follow a phone word: the user's phone all the same
     ("mi tía: +52 1 81 1234 5678, solo whatsapp", "+52 1 81 1234 5678", 0.75),

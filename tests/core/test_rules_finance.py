@@ -50,6 +50,9 @@ def test_valid_iban_is_found_whole(text: str, value: str) -> None:
     ("Konto: DE44 5001 0517 5407 3249 32 (Sparkasse)", "DE44 5001 0517 5407 3249 32"),
     ("ES91 2100 0418 4502 0005 1333", "ES91 2100 0418 4502 0005 1333"),
     ("transferencia a ES7621000813610123456789 a nombre", "ES7621000813610123456789"),
+    # compact with a bank code's letters in the account part (Italy's CIN, a British sort code's bank)
+    ("il nuovo IBAN da usare è IT47K0306909606100000117215. Va aggiornato", "IT47K0306909606100000117215"),
+    ("pay GB28NWBK60161331926819 today", "GB28NWBK60161331926819"),
     ("iban: at48 2011 1822 6170 4300 , kontoinhaber", "at48 2011 1822 6170 4300"),
 ])
 def test_iban_laid_out_as_one_is_an_iban_even_with_a_wrong_key(text: str, value: str) -> None:
@@ -66,6 +69,7 @@ NOT_IBANS = [
     "MP3 1234 5678 9012 3456",
     "H264 encoded video 1080p",
     "AB12CDEF34567890",
+    "SKU DE12ABCDEFGH12345678 in stock",  # a country's length, but letters no account part holds
     "FR76 3000 6000 0112 3456 7890 1899",
     "iso 9001 2015 certified",
     "model A320 200 seats",

@@ -792,7 +792,8 @@ def is_org_descriptor(word: str) -> bool:
     "Boulangerie", "Kanzlei", "Farmacia"), plural "s" forgiven."""
     key = lexicon_key(word.strip())
     descriptors = _comma_set("org_descriptors.txt")
-    return key in descriptors or (len(key) > 3 and key[-1] == "s" and key[:-1] in descriptors)
+    return key in descriptors or (len(key) > 3 and key[-1] == "s" and key[:-1] in descriptors) or any(
+        key.endswith(head) and len(key) - len(head) >= 3 for head in _comma_set("org_compound_heads.txt"))
 
 
 @lru_cache(maxsize=16384)

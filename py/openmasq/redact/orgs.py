@@ -643,9 +643,15 @@ def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
     place, a country or a famous brand alone ("la pharmacie Paris Nord" is left to the place detector)."""
     out: list[_Found] = []
     for k, word in enumerate(words.texts[:-1]):
-        if not (word.islower() and lexicon.is_trade_word(word) and words.joined(k)):
+        if not (word.islower() and lexicon.is_trade_word(_cue_word_key(word)) and words.joined(k)):
+            continue  # "l'école Jules-Ferry": the elided article is read past
+        head, crossed = _past_trade_qualifiers(words, k + 1)
+        if crossed:
+            # "au cabinet dentaire des Tilleuls", "la pharmacie de la Gare": past a particle, the capitalised
+            # words are the name, everyday ones too
+            _, last = _run_around(words, head)
+            out.append(_Found(words.starts[head], words.ends[last], "context", 0.7, echoes=True))
             continue
-        head = k + 1
         if _lowercase_surname(words.texts[head]):  # "bei spedition krüger", "dalla carrozzeria bianchi"
             out.append(_Found(words.starts[head], words.ends[head], "context", 0.7, echoes=True))
             continue
@@ -665,6 +671,25 @@ def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
             continue
         out.append(_Found(words.starts[head], words.ends[last], "context", 0.7, echoes=True))
     return out
+
+
+# Lower-case particles between a trade word and the name it opens ("cabinet dentaire des Tilleuls").
+_NAME_PARTICLES = frozenset({"de", "du", "des", "la", "d'", "l'", "del", "della", "dei", "di", "am", "zum", "zur"})
+
+
+def _past_trade_qualifiers(words: _OrgWords, head: int) -> tuple[int, bool]:
+    """The first word of the name after a lower-case trade word, past its lower-case qualifiers ("dentaire",
+    "legale") and a particle, and whether a particle was crossed before a capitalised word."""
+    last = len(words.texts) - 1
+    while head < last and words.joined(head - 1) and words.texts[head].islower() and lexicon.is_org_descriptor(
+            words.texts[head]):
+        head += 1
+    start = head
+    while head < last and words.joined(head - 1) and lexicon.lexicon_key(words.texts[head]) in _NAME_PARTICLES \
+            and words.texts[head].islower():
+        head += 1
+    crossed = head > start and words.joined(head - 1) and _is_run_word(words.texts[head])
+    return (head, True) if crossed else (start, False)
 
 
 def _club_spans(words: _OrgWords) -> list[_Found]:

@@ -113,9 +113,10 @@ def place_key_kind(key: str) -> str:
     return "famous" if famous else "town"
 
 
-def _is_ambiguous(words: Words, i: int) -> bool:
+def _is_ambiguous(words: Words, i: int, capitalised_nouns: bool = False) -> bool:
     """A one-word name that is also an everyday word or a person's name, or that opens a sentence while being
-    one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London)."""
+    one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London), or
+    that is one of them anywhere in a language that capitalises its nouns ("meine Band spielt")."""
     word = words.texts[i]
     # A large city that is also a surname is the city first ("Sevilla"); one that is a first name or an
     # everyday word stays ambiguous ("Florence", "Santiago", "Nice").
@@ -123,7 +124,7 @@ def _is_ambiguous(words: Words, i: int) -> bool:
     if (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
             or (lexicon.is_surname(word) and not famous) or lexicon.is_homograph(word) or lexicon.is_stopword(word)):
         return True
-    return (words.sentence_initial(i) and lexicon.is_frequent_word(word)
+    return ((words.sentence_initial(i) or capitalised_nouns) and lexicon.is_frequent_word(word)
             and place_key_kind(lexicon.lexicon_key(word)) != "famous")
 
 
@@ -208,7 +209,7 @@ def _names_a_thing(words: Words, after: int) -> bool:
     return any(word in _BODY_WORDS for word in following)
 
 
-def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False) -> bool:
+def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False, capitalised_nouns: bool = False) -> bool:
     first = words.texts[i]
     value = " ".join(words.texts[i : i + count])
     key = lexicon.lexicon_key(value)
@@ -226,7 +227,7 @@ def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False) -> bool:
                      or (kind == "town" and _no_word_of_ours(first))))
     if words.texts[i + count - 1].isupper() and len(value) <= 3:
         return False  # an acronym
-    if count == 1 and _is_ambiguous(words, i):
+    if count == 1 and _is_ambiguous(words, i, capitalised_nouns):
         return _cued(words, i)
     return True
 
@@ -245,11 +246,12 @@ def detect_places(text: str) -> list[Span]:
     the place a verb of living or moving names, listed or not ("je vis à Cluj", source "context")."""
     words = Words(text)
     found: list[Span] = []
-    a_is_cue = " a " in text.lower() and guess_language(text) in _A_IS_A_PREPOSITION
+    lang = guess_language(text)
+    a_is_cue = " a " in text.lower() and lang in _A_IS_A_PREPOSITION
     i = 0
     while i < words.count:
         count = _longest_match(words, i)
-        if count and _accepts(words, i, count, a_is_cue):
+        if count and _accepts(words, i, count, a_is_cue, capitalised_nouns=lang == "de"):
             start, end = words.starts[i], words.ends[i + count - 1]
             found.append(Span(start, end, text[start:end], "location", "lexicon", 0.6))
             i += count
@@ -312,13 +314,15 @@ def _lowercase_residence_spans(text: str) -> list[Span]:
     return out
 
 
-_SENTENCE_ENDS = ".!?\n"
+# A sentence ends at "!", "?", a line break, or a full stop that closes no number or short abbreviation
+# ("am 17. Mai", "St. Pauli", "z. B."): a sentence read too long only makes a place likelier to be masked.
+_SENTENCE_END = deferred(r"[!?\n]|(?<![\d.])(?<!\b\w)(?<!\b\w\w)(?<!\b\w\w\w)\.")
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
-    left = max((text.rfind(ch, 0, start) for ch in _SENTENCE_ENDS), default=-1) + 1
-    rights = [pos for pos in (text.find(ch, end) for ch in _SENTENCE_ENDS) if pos >= 0]
-    return text[left : min(rights) if rights else len(text)]
+    left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    right = _SENTENCE_END.search(text, end)
+    return text[left : right.start() if right else len(text)]
 
 
 def tied_to_someone(text: str, start: int, end: int, lang: str = UNKNOWN) -> bool:

@@ -182,6 +182,8 @@ _IBAN_HEAD = deferred(r"[A-Z]{2}\d{2}[ ]$")
 # Shapes a number without trunk prefix takes when written as a phone number.
 _US_SHAPE = deferred(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
 _IT_MOBILE_SHAPE = deferred(r"3\d{2}[ .-]?\d{3}[ .-]?\d{3,4}|3\d{2}[ .-]\d{6,7}")
+# Indian mobiles, written in two groups of five ("98401 22736").
+_IN_MOBILE_SHAPE = deferred(r"[6-9]\d{4}[ -]\d{5}")
 # Unprompted Spanish numbers: mobiles (6..) and landlines (9..); 7.. and 8.. need a phone word.
 # Landlines of two-digit provinces (Madrid 91, Barcelona 93) are written "91 730 22 84".
 _ES_SHAPE = deferred(r"[69]\d{2}(?:[ .-]\d{2}){3}|[69]\d{2}(?:[ .-]\d{3}){2}|9[1-8][ .-]\d{3}(?:[ .-]\d{2}){2}")
@@ -415,6 +417,7 @@ def _score_without_trunk(candidate: str, digits: str, keyword: bool) -> float:
         ("US", len(digits) == 10 or (len(digits) == 11 and digits[0] == "1"), _US_SHAPE),
         ("IT", digits[0] == "3" and len(digits) in (9, 10), _IT_MOBILE_SHAPE),
         ("ES", digits[0] in "6789" and len(digits) == 9, _ES_SHAPE),
+        ("IN", digits[0] in "6789" and len(digits) == 10, _IN_MOBILE_SHAPE),
     )
     for region, plausible, shape in checks:
         if not plausible:

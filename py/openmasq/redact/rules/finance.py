@@ -55,13 +55,15 @@ def find_ibans(text: str) -> list[Hit]:
 
 # An IBAN with a wrong key is still the user's IBAN when it is written as one: a country's code, its
 # registered length, in groups of four in one case ("DE44 5001 0517 5407 3249 32", "at48 2011 ..."), or
-# compact in capitals with an all-digit account part. No order number or reference is written so.
+# compact in capitals with an account part of digits but for a bank code's few letters. No order number or
+# reference is written so.
 IBAN_SHAPE_SCORE = 0.75
 _IBAN_GROUPS = deferred(
     r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?|[a-z]{2}\d{2}(?: [a-z0-9]{4})+(?: [a-z0-9]{1,3})?"
-    # compact, in capitals, the account part all digits ("ES7621000813610123456789")
-    r"|[A-Z]{2}\d{12,32}(?![A-Za-z0-9])"
+    # compact, in capitals ("ES7621000813610123456789", "IT47K0306909606100000117215", "GB29NWBK60161331926819")
+    r"|[A-Z]{2}\d{2}[A-Z0-9]{11,30}(?![A-Za-z0-9])"
 )
+_BANK_CODE_LETTERS = 4  # at most, in a compact IBAN's account part (GB's "NWBK", IT's one CIN letter)
 
 
 def _iban_laid_out(text: str, start: int, end: int) -> int:
@@ -75,7 +77,13 @@ def _iban_laid_out(text: str, start: int, end: int) -> int:
             return 0
     length = sum(ch.isalnum() for ch in m.group(0))
     cut_at_a_separator = m.end() == len(text) or not text[m.end()].isalnum()
-    return m.end() if length == expected and cut_at_a_separator else 0
+    return m.end() if length == expected and cut_at_a_separator and _account_part_of_digits(m.group(0)) else 0
+
+
+def _account_part_of_digits(value: str) -> bool:
+    """A compact value's account part is digits but for a bank code's few letters (a spaced one in groups of
+    four is an IBAN's layout whatever its letters)."""
+    return " " in value or sum(ch.isalpha() for ch in value[4:]) <= _BANK_CODE_LETTERS
 
 
 def _longest_valid_iban(text: str, start: int, end: int) -> int:
