@@ -184,6 +184,8 @@ WITHOUT_LEGAL_FORM = [
     ("J'ai rendez-vous au cabinet dentaire des Tilleuls mardi.", ["Tilleuls"]),
     ("Ma fille est à l'école Jules-Ferry depuis septembre.", ["Jules-Ferry"]),
     ("porto le camicie alla tintoria Da Franco", ["Da Franco"]),
+    ("my band Paper Lanterns got offered a gig", ["Paper Lanterns"]),
+    ("Estoy trabajando desde el coworking La Colmena, en Chamberí", ["La Colmena"]),
     # a German compound ending with a trade or an industry opens the name
     ("Das Angebot der Pulverbeschichtung Kaltenbrunner liegt vor.", ["Pulverbeschichtung Kaltenbrunner"]),
     ("Der Fensterbau Kellner kommt am Montag.", ["Fensterbau Kellner"]),
@@ -224,6 +226,8 @@ def test_business_names_without_a_legal_form_are_companies(text: str, expected: 
         "Emma Stone joue ce soir.",
         "Le Groupe de Travail se réunit.",
         "Banco Santander abre a las nueve.",
+        "a rubber band and a pen",
+        "lo studio fotografico di via Roma",
     ],
 )
 def test_everyday_titles_people_and_brand_entities_are_not_companies(text: str) -> None:

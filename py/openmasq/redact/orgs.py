@@ -647,8 +647,8 @@ def _lowercase_trade_spans(words: _OrgWords) -> list[_Found]:
             continue  # "l'école Jules-Ferry": the elided article is read past
         head, crossed = _past_trade_qualifiers(words, k + 1)
         if crossed:
-            # "au cabinet dentaire des Tilleuls", "la pharmacie de la Gare": past a particle, the capitalised
-            # words are the name, everyday ones too
+            # "au cabinet dentaire des Tilleuls", "lo studio dentistico Sorriso Chiaro": past a qualifier or a
+            # particle, the capitalised words are the name, everyday ones too
             _, last = _run_around(words, head)
             out.append(_Found(words.starts[head], words.ends[last], "context", 0.7, echoes=True))
             continue
@@ -679,8 +679,8 @@ _NAME_PARTICLES = frozenset({"de", "du", "des", "la", "d'", "l'", "del", "della"
 
 def _past_trade_qualifiers(words: _OrgWords, head: int) -> tuple[int, bool]:
     """The first word of the name after a lower-case trade word, past its lower-case qualifiers ("dentaire",
-    "legale") and a particle, and whether a particle was crossed before a capitalised word."""
-    last = len(words.texts) - 1
+    "dentistico") and a particle, and whether a qualifier or a particle was crossed before a capitalised word."""
+    first, last = head, len(words.texts) - 1
     while head < last and words.joined(head - 1) and words.texts[head].islower() and lexicon.is_org_descriptor(
             words.texts[head]):
         head += 1
@@ -688,7 +688,7 @@ def _past_trade_qualifiers(words: _OrgWords, head: int) -> tuple[int, bool]:
     while head < last and words.joined(head - 1) and lexicon.lexicon_key(words.texts[head]) in _NAME_PARTICLES \
             and words.texts[head].islower():
         head += 1
-    crossed = head > start and words.joined(head - 1) and _is_run_word(words.texts[head])
+    crossed = head > first and words.joined(head - 1) and _is_run_word(words.texts[head])
     return (head, True) if crossed else (start, False)
 
 
