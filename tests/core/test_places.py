@@ -110,6 +110,12 @@ def test_the_writer_or_someone_in_the_sentence_still_ties_the_place(text: str, p
     assert place not in _masked(text)
 
 
+def test_the_il_of_a_french_impersonal_verb_is_nobody() -> None:
+    question = "Qu'est-ce qu'il faut voir à Lisbonne en trois jours avec un budget serré ?"
+    assert _masked(question) == question
+    assert "Lisbonne" not in _masked("Il reste à Lisbonne jusqu'à lundi.")
+
+
 def test_a_full_stop_after_a_number_or_an_abbreviation_ends_no_sentence_that_ties_a_place() -> None:
     masked = _masked("Meine Band spielt am 17. Mai im Kulturkeller in Feldkirch.")
     assert "Feldkirch" not in masked

@@ -343,6 +343,10 @@ _REQUEST_OBJECTS = frozenset({"me", "moi", "m'", "mir", "mich", "mi"})
 _THIRD_POSSESSIVES = frozenset({"su", "sus", "son", "sa", "ses", "sein", "seine", "seinen", "its", "their", "his",
                                 "her", "suo", "sua", "suoi", "sue", "loro", "leur", "leurs", "ihre", "ihren"})
 _QUESTION_WORDS = frozenset({"quali", "quale", "quanti", "quante", "dove", "chi", "cosa", "come", "perche"})
+# French impersonal verbs: the "il" before them is nobody ("qu'est-ce qu'il faut voir à Lisbonne ?").
+# Not "fait", "reste", "arrive": "il reste à Lyon" is someone.
+_IMPERSONAL_AFTER_IL = frozenset({"faut", "fallait", "faudra", "faudrait", "y", "vaut", "suffit", "semble",
+                                  "parait", "pleut", "s'agit", "existe"})
 
 
 def _impersonal_use(keys: list[str], k: int) -> bool:
@@ -352,5 +356,7 @@ def _impersonal_use(keys: list[str], k: int) -> bool:
     if key in _REQUEST_OBJECTS and lexicon.is_request_verb(before):
         return True
     if key in _THIRD_POSSESSIVES and after in lexicon.list_keys("place_attributes.txt"):
+        return True
+    if key == "il" and after in _IMPERSONAL_AFTER_IL:
         return True
     return key == "sono" and before in _QUESTION_WORDS
