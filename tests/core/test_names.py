@@ -89,6 +89,8 @@ HONORIFIC_NAMES = [
     ("Maître Garnier plaide demain.", ["Garnier"]),
     ("Me Vaudel représente le client.", ["Vaudel"]),
     ("le docteur Vexmir est arrivé", ["Vexmir"]),
+    ("Le lleva el doctor Benítez en el centro de salud.", ["Benítez"]),
+    ("il professore Bianchi ha detto di no", ["Bianchi"]),
     ("Mme Claire Lefèvre a signé.", ["Claire Lefèvre"]),
     ("M. de Villepin a parlé.", ["de Villepin"]),
     ("MME DUPONT", ["DUPONT"]),
@@ -477,6 +479,10 @@ HANDLES = [
     ("il mio nick su reddit è u/bruschetta_lover", ["bruschetta_lover"]),
     ("sshd[22817]: Accepted publickey for mlefebvre from 10.0.3.12 port 40022", ["mlefebvre"]),
     ("Authentication for user [kschmidt] -> [kschmidt] FAILED", ["kschmidt"]),
+    # the login of a remote shell or copy, or before an IP address (no e-mail address has an IP host)
+    ("He's using `ssh dkumar@10.14.2.37` and gets 'Permission denied'", ["dkumar"]),
+    ("scp backup.tar mlopez@build01.internal:/tmp", ["mlopez"]),
+    ("Bei dennis.k@10.20.4.17 kommt nur ein Fehler", ["dennis.k"]),
     # an account named by its platform; a camel-case handle; "cest" typed without its apostrophe
     ("my steam is d4rkmatt3r_ add me", ["d4rkmatt3r"]),
     ("mein twitch name ist xXGamerLenaXx, meine mutter", ["xXGamerLenaXx"]),
@@ -505,6 +511,7 @@ def test_mentions_and_labelled_user_names_are_usernames(text: str, expected: lis
         "The author: Victor Hugo wrote it.",
         "the owner is not here",
         "cd /home/root/projects",
+        "ssh root@10.0.0.1 -p 2222",
         "open /Users/Shared/notes.txt",
         "I bought it on steam is that ok",
     ],

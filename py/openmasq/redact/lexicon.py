@@ -41,6 +41,8 @@ HONORIFICS: frozenset[str] = frozenset({
     "Srta.", "Señor", "Señora", "Señorita", "Doña", "Dra", "Dra.", "Sig.", "Sig.ra", "Sig.na",
     "Signor", "Signore", "Signora", "Signorina", "Dott.", "Dott.ssa", "Avv.", "Ing.", "Dhr.",
     "Mevr.", "Mw.", "Meneer", "Mevrouw", "Senhor", "Senhora", "Exmo.", "Exma.",
+    "Doctor", "Doctora", "Dottore", "Dottoressa", "Doktor", "Professor", "Profesor", "Profesora", "Professore",
+    "Professoressa",
 })
 
 LEGAL_FORMS: frozenset[str] = frozenset({

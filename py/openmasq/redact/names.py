@@ -965,8 +965,12 @@ _HANDLE_IN_LOGS = deferred(
     r"|(?<![\w/])u/(?P<handle4>[A-Za-z0-9_-]{3,20})(?![\w/-])"
     # a log's or a query's key ("user=kbenhamou", "login=jdoe", "&username=m.leroy"): any login, named or not
     r"|(?<![\w-])(?:user|login|username|user_?name|uid|account)=(?P<handle5>[A-Za-z0-9][A-Za-z0-9._-]{2,39})"
+    # the login of a remote shell or copy, or of an address whose host is an IP ("ssh dkumar@10.14.2.37",
+    # "scp f.txt deploy@build01:", "dennis.k@192.168.1.20"): no e-mail address has such a host
+    r"|\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b[^\n`@]{0,80}?(?<![\w.-])(?P<handle6>[A-Za-z_][A-Za-z0-9._-]{1,31})@"
+    r"|(?<![\w.@-])(?P<handle7>[A-Za-z_][A-Za-z0-9._-]{1,31})@(?=\d{1,3}(?:\.\d{1,3}){3}(?![\d.]))"
 )
-_LOG_HANDLES = ("handle", "handle2", "handle3", "handle4", "handle5")
+_LOG_HANDLES = ("handle", "handle2", "handle3", "handle4", "handle5", "handle6", "handle7")
 # Accounts of the system, not of a person.
 _SYSTEM_ACCOUNTS = frozenset({
     "root", "admin", "administrator", "user", "guest", "public", "default", "shared", "ubuntu", "debian", "pi",
