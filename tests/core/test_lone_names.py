@@ -183,6 +183,16 @@ def test_a_listed_word_after_a_cue_is_not_taken_for_a_nickname() -> None:
     assert _names("thanks Kubernetes docs for the help") == []
 
 
+def test_a_word_no_list_holds_in_lower_case_is_a_person_after_a_possessive_and_a_kinship_word() -> None:
+    assert _names("my brother jide keeps borrowing money") == ["jide"]
+    assert _names("per un piccolo risparmiatore?") == []  # no possessive: an adjective, then a word
+
+
+def test_a_first_name_in_capitals_opening_the_message_before_a_verb_is_a_person() -> None:
+    assert _names("KEVIN a encore oublié de fermer la porte") == ["KEVIN"]
+    assert _names("Welche Release von SAP S/4HANA ist aktuell?") == []
+
+
 def test_an_abbreviation_without_a_vowel_is_no_first_name_even_when_a_list_holds_it() -> None:
     assert _names("mdp oublié, je fais comment ?") == []
 

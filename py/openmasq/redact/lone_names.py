@@ -182,8 +182,11 @@ def _starts_person(words: Words, i: int) -> bool:
         return ((_cued(words, i) or (_verb_follows(words, i) and not words.sentence_initial(i)))
                 and not lexicon.is_stopword(word))
     if shape == "upper":
-        # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced or a name word is next to it.
-        return _cued(words, i, weak=True) or _name_word_beside(words, i)
+        # An acronym ("IVA", "ANNA" in a heading) unless a person is introduced, a name word is next to it or,
+        # for a name of four letters or more, a person's verb follows ("KEVIN a encore oublié").
+        return (_cued(words, i, weak=True) or _name_word_beside(words, i)
+                or (len(word) >= _UPPER_NAME_WITH_VERB and _verb_follows(words, i)
+                    and (words.sentence_initial(i) or _opens_line(words, i))))
     if shape == "capital":
         return not (lexicon.is_frequent_word(word) and _coordinated_with_a_word(words, i))
     if _cued(words, i) or _surname_follows(words, i, lower=True) or _verb_follows(words, i):
@@ -191,6 +194,9 @@ def _starts_person(words: Words, i: int) -> bool:
     # A weaker sign ("avec karim", a line that opens on "karim") only for a name that is no frequent word
     # ("y azul", "léa" are left: both are among the commonest words).
     return not lexicon.is_frequent_word(word) and (_cued(words, i, weak=True) or _opens_line(words, i))
+
+
+_UPPER_NAME_WITH_VERB = 4
 
 
 def _introduces_next_name(words: Words, i: int) -> bool:
@@ -361,8 +367,32 @@ def _unlisted_word(word: str) -> bool:
     """A capitalised word no list of ours holds, neither word, place, brand nor name: a nickname or a rare
     first name ("Bex", "Dunc", "Kalle")."""
     return (len(word) >= 2 and word.isalpha() and word[0].isupper() and not word.isupper()
-            and not (lexicon.is_frequent_word(word) or lexicon.is_everyday_form(word) or lexicon.is_surname(word)
-                     or lexicon.is_first_name(word) or _is_excluded(word)))
+            and _in_no_list(word))
+
+
+def _in_no_list(word: str) -> bool:
+    return not (lexicon.is_frequent_word(word) or lexicon.is_everyday_form(word) or lexicon.is_surname(word)
+                or lexicon.is_first_name(word) or _is_excluded(word))
+
+
+# Possessives before a word that introduces a person ("my brother", "mon collègue", "mi hermana", "meine Tochter").
+_POSSESSIVES = frozenset({
+    "my", "our", "your", "his", "her", "their", "mon", "ma", "mes", "notre", "nos", "ton", "ta", "tes", "son", "sa",
+    "ses", "mi", "mis", "tu", "tus", "su", "sus", "nuestro", "nuestra", "mein", "meine", "meinem", "meinen",
+    "meiner", "unser", "unsere", "dein", "deine", "sein", "seine", "ihr", "ihre", "mio", "mia", "miei", "mie",
+    "tuo", "tua", "suo", "sua", "nostro", "nostra",
+})
+
+
+def _owned_cue_before(words: Words, i: int) -> bool:
+    """A possessive, then a word that introduces a person, right before word i ("my brother jide")."""
+    return (i >= 2 and words.joined(i - 2) and words.joined(i - 1) and words.texts[i - 2].lower() in _POSSESSIVES
+            and _is_cue(lexicon.lexicon_key(words.texts[i - 1]), weak=False))
+
+
+def _unlisted_lower_word(word: str) -> bool:
+    """The same in lower case, three letters or more ("my brother jide"): a name typed the way chat is."""
+    return len(word) >= 3 and word.isalpha() and word.islower() and _in_no_list(word)
 
 
 def _cued_nickname_spans(text: str, words: Words) -> Iterator[Span]:
@@ -370,7 +400,9 @@ def _cued_nickname_spans(text: str, words: Words) -> Iterator[Span]:
     same kind of word coordinated with it ("tell Bex and Dunc"): a person the lists cannot know."""
     i = 0
     while i < words.count:
-        if _unlisted_word(words.texts[i]) and _cued(words, i) and not words.sentence_initial(i):
+        word = words.texts[i]
+        if (_unlisted_word(word) or (_unlisted_lower_word(word) and _owned_cue_before(words, i))) and _cued(
+                words, i) and not words.sentence_initial(i):
             yield Span(words.starts[i], words.ends[i], words.texts[i], "person", SOURCE, SCORE)
             j = i + 2
             while (j < words.count and words.joined(j - 2) and words.joined(j - 1)
