@@ -105,6 +105,8 @@ def test_a_request_or_a_possessive_of_the_places_own_things_ties_it_to_nobody(te
     ("mi hermano vive en Bilbao", "Bilbao"),
     ("sono a Roma fino a lunedì", "Roma"),
     ("son appartement à Lyon est trop petit", "Lyon"),
+    ("posso tenere il medico di adesso? siamo sempre a torino", "torino"),
+    ("estamos en Bilbao hasta el lunes", "Bilbao"),
 ])
 def test_the_writer_or_someone_in_the_sentence_still_ties_the_place(text: str, place: str) -> None:
     assert place not in _masked(text)
