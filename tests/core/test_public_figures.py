@@ -26,6 +26,19 @@ def test_a_public_figure_in_a_general_question_stays(text: str) -> None:
     assert _masked(text) == text
 
 
+@pytest.mark.parametrize("text", [
+    "Qual è il romanzo più famoso di Italo Calvino?",
+    "Who has more centuries, Sachin Tendulkar or Virat Kohli?",
+    "Was hat Friedrich Dürrenmatt geschrieben?",
+])
+def test_the_famous_people_of_every_domain_and_country_are_listed_and_stay(text: str) -> None:
+    assert _masked(text) == text
+
+
+def test_a_famous_name_after_a_possessive_and_a_word_introducing_a_person_is_someone_the_writer_knows() -> None:
+    assert "Virat Kohli" not in _masked("My colleague Virat Kohli sent the file.")
+
+
 @pytest.mark.parametrize("text,name", [
     ("My boss Herman Melville or Mark Twain, who pays better?", "Herman Melville"),
     ("Dis à ma sœur Emily Dickinson de venir", "Emily Dickinson"),

@@ -390,6 +390,16 @@ def _owned_cue_before(words: Words, i: int) -> bool:
             and _is_cue(lexicon.lexicon_key(words.texts[i - 1]), weak=False))
 
 
+def known_to_the_writer(text: str, start: int) -> bool:
+    """A possessive and a word that introduces a person right before `start` ("ma sœur Emily Dickinson", "my boss
+    Herman Melville"): someone the writer knows, whatever their name."""
+    words = Words(text[max(0, start - _KNOWN_WINDOW) : start] + "X")
+    return _owned_cue_before(words, words.count - 1)
+
+
+_KNOWN_WINDOW = 60
+
+
 def _unlisted_lower_word(word: str) -> bool:
     """The same in lower case, three letters or more ("my brother jide"): a name typed the way chat is."""
     return len(word) >= 3 and word.isalpha() and word.islower() and _in_no_list(word)

@@ -8,7 +8,7 @@ import ipaddress
 
 from . import lexicon, places
 from .kinds import category_of
-from .lone_names import contracted_verb_follows
+from .lone_names import contracted_verb_follows, known_to_the_writer
 from .name_ideas import offered_as_a_name
 from .options import RedactOptions
 from .public_figures import introduced_as_public_figure
@@ -102,7 +102,8 @@ def _is_spared_famous(span: Span, text: str, options: RedactOptions) -> bool:
     # the few values that are notorious at all.
     if not lexicon.is_notorious(span.value, category, commercial=spare, people=spare):
         return False
-    tied = lexicon.ties_to_writer(text, span.start, span.end)
+    tied = lexicon.ties_to_writer(text, span.start, span.end) or (
+        category == "name" and known_to_the_writer(text, span.start))
     return lexicon.is_notorious(span.value, category, commercial=spare, people=spare, tied_to_writer=tied)
 
 
