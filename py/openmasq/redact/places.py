@@ -113,10 +113,9 @@ def place_key_kind(key: str) -> str:
     return "famous" if famous else "town"
 
 
-def _is_ambiguous(words: Words, i: int, capitalised_nouns: bool = False) -> bool:
+def _is_ambiguous(words: Words, i: int) -> bool:
     """A one-word name that is also an everyday word or a person's name, or that opens a sentence while being
-    one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London), or
-    that is one of them anywhere in a language that capitalises its nouns ("meine Band spielt")."""
+    one of the commonest words and no famous place ("Reading is my hobby"; "London is expensive" is London)."""
     word = words.texts[i]
     # A large city that is also a surname is the city first ("Sevilla"); one that is a first name or an
     # everyday word stays ambiguous ("Florence", "Santiago", "Nice").
@@ -124,7 +123,7 @@ def _is_ambiguous(words: Words, i: int, capitalised_nouns: bool = False) -> bool
     if (len(word) < 4 or lexicon.is_common_word(word) or lexicon.is_first_name(word)
             or (lexicon.is_surname(word) and not famous) or lexicon.is_homograph(word) or lexicon.is_stopword(word)):
         return True
-    return ((words.sentence_initial(i) or capitalised_nouns) and lexicon.is_frequent_word(word)
+    return (words.sentence_initial(i) and lexicon.is_frequent_word(word)
             and place_key_kind(lexicon.lexicon_key(word)) != "famous")
 
 
@@ -209,7 +208,7 @@ def _names_a_thing(words: Words, after: int) -> bool:
     return any(word in _BODY_WORDS for word in following)
 
 
-def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False, capitalised_nouns: bool = False) -> bool:
+def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False) -> bool:
     first = words.texts[i]
     value = " ".join(words.texts[i : i + count])
     key = lexicon.lexicon_key(value)
@@ -227,7 +226,7 @@ def _accepts(words: Words, i: int, count: int, a_is_cue: bool = False, capitalis
                      or (kind == "town" and _no_word_of_ours(first))))
     if words.texts[i + count - 1].isupper() and len(value) <= 3:
         return False  # an acronym
-    if count == 1 and _is_ambiguous(words, i, capitalised_nouns):
+    if count == 1 and _is_ambiguous(words, i):
         return _cued(words, i)
     return True
 
@@ -246,12 +245,11 @@ def detect_places(text: str) -> list[Span]:
     the place a verb of living or moving names, listed or not ("je vis à Cluj", source "context")."""
     words = Words(text)
     found: list[Span] = []
-    lang = guess_language(text)
-    a_is_cue = " a " in text.lower() and lang in _A_IS_A_PREPOSITION
+    a_is_cue = " a " in text.lower() and guess_language(text) in _A_IS_A_PREPOSITION
     i = 0
     while i < words.count:
         count = _longest_match(words, i)
-        if count and _accepts(words, i, count, a_is_cue, capitalised_nouns=lang == "de"):
+        if count and _accepts(words, i, count, a_is_cue):
             start, end = words.starts[i], words.ends[i + count - 1]
             found.append(Span(start, end, text[start:end], "location", "lexicon", 0.6))
             i += count
