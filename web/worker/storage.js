@@ -218,7 +218,8 @@ export class Storage {
   async _rememberDevice(db, dataKey, id) {
     // Non-extractable: IndexedDB keeps the key object, but nothing can ever read its bytes out.
     const deviceKey = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["wrapKey", "unwrapKey"]);
-    await idb.setMany([[DEVICE_KEY, deviceKey], [DEVICE_WRAPPED, await wrap(dataKey, deviceKey, deviceLabel(id))]], storeOf(db, "keys"));
+    const wrapped = await wrap(dataKey, deviceKey, deviceLabel(id));
+    await idb.setMany([[DEVICE_KEY, deviceKey], [DEVICE_WRAPPED, wrapped]], storeOf(db, "keys")); // both or neither
   }
 
   /** Forgets the key: nothing can be decrypted until the next unlock. */
