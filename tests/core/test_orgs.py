@@ -185,6 +185,9 @@ WITHOUT_LEGAL_FORM = [
     ("Ma fille est à l'école Jules-Ferry depuis septembre.", ["Jules-Ferry"]),
     ("porto le camicie alla tintoria Da Franco", ["Da Franco"]),
     ("my band Paper Lanterns got offered a gig", ["Paper Lanterns"]),
+    ("a la academia de inglés Speak Up de Getafe", ["Speak"]),
+    ("mi hija va a la escuela de música Allegro", ["Allegro"]),
+    ("bin seit letztem jahr beim tsv eichenau in der tischtennisabteilung", ["tsv eichenau"]),
     ("Estoy trabajando desde el coworking La Colmena, en Chamberí", ["La Colmena"]),
     # a German compound ending with a trade or an industry opens the name
     ("Das Angebot der Pulverbeschichtung Kaltenbrunner liegt vor.", ["Pulverbeschichtung Kaltenbrunner"]),
@@ -227,6 +230,7 @@ def test_business_names_without_a_legal_form_are_companies(text: str, expected: 
         "Le Groupe de Travail se réunit.",
         "Banco Santander abre a las nueve.",
         "a rubber band and a pen",
+        "¿Rosa o Luna? Ayúdame a elegir nombre para mi perrita, es una bodeguera",
         "lo studio fotografico di via Roma",
     ],
 )

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..patterns import deferred
-from . import lexicon
+from . import lexicon, places
 from .spans import Span
 from .text import has_combining_marks
 from .words import JOINING_GAPS, TextView
@@ -679,7 +679,8 @@ _NAME_PARTICLES = frozenset({"de", "du", "des", "la", "d'", "l'", "del", "della"
 
 def _past_trade_qualifiers(words: _OrgWords, head: int) -> tuple[int, bool]:
     """The first word of the name after a lower-case trade word, past its lower-case qualifiers ("dentaire",
-    "dentistico") and a particle, and whether a qualifier or a particle was crossed before a capitalised word."""
+    "dentistico"), a particle and the trade's field after it ("de inglés"), and whether any of them was crossed
+    before a capitalised word."""
     first, last = head, len(words.texts) - 1
     while head < last and words.joined(head - 1) and words.texts[head].islower() and lexicon.is_org_descriptor(
             words.texts[head]):
@@ -688,6 +689,9 @@ def _past_trade_qualifiers(words: _OrgWords, head: int) -> tuple[int, bool]:
     while head < last and words.joined(head - 1) and lexicon.lexicon_key(words.texts[head]) in _NAME_PARTICLES \
             and words.texts[head].islower():
         head += 1
+    if head > start and head < last and words.joined(head) and words.texts[head].islower() \
+            and not lexicon.is_stopword(words.texts[head]):
+        head += 1  # the trade's field: "academia de inglés Speak Up", "école de danse Tutu"
     crossed = head > first and words.joined(head - 1) and _is_run_word(words.texts[head])
     return (head, True) if crossed else (start, False)
 
@@ -699,6 +703,10 @@ def _club_spans(words: _OrgWords) -> list[_Found]:
     out: list[_Found] = []
     last_word = len(words.texts) - 1
     for k, word in enumerate(words.texts):
+        if k < last_word and words.joined(k) and _lower_club_before_town(word, words.texts[k + 1], before):
+            # typed in lower case, before its town: "beim tsv eichenau"
+            out.append(_Found(words.starts[k], words.ends[k + 1], "context", 0.7, echoes=True))
+            continue
         if word in before and k < last_word and words.joined(k) and _names_a_club(words.texts[k + 1]):
             _, last = _run_around(words, k + 1)
             out.append(_Found(words.starts[k], words.ends[last], "context", 0.75, echoes=True))
@@ -707,6 +715,14 @@ def _club_spans(words: _OrgWords) -> list[_Found]:
             if first >= 0:
                 out.append(_Found(words.starts[first], words.ends[k], "context", 0.75, echoes=True))
     return out
+
+
+def _lower_club_before_town(word: str, following: str, before: frozenset[str]) -> bool:
+    """A club's abbreviation typed in lower case before a town no everyday word names ("tsv eichenau"; not "es
+    una")."""
+    return (word.islower() and word.upper() in before and len(word) >= 2 and following.islower()
+            and not lexicon.is_frequent_word(following) and not lexicon.is_stopword(following)
+            and bool(places.place_key_kind(lexicon.lexicon_key(following))))
 
 
 def _names_a_club(word: str) -> bool:
