@@ -751,6 +751,7 @@ def test_french_address_prefers_the_same_departement_and_mirrors_capitals() -> N
     [
         ("Hauptstraße 12, 10115 Berlin", r"[A-ZÄÖÜ][a-zäöüß]+straße [0-9]{2}, [0-9]{5} [A-ZÄÖÜa-zäöüß. -]+"),
         ("Calle Mayor 5, 28013 Madrid", r"Calle .+ [0-9], [0-9]{5} .+"),
+        ("C/ Alcalá 120, 28009 Madrid", r"C/ [^,/]+ [0-9]{3}, [0-9]{5} .+"),  # the "/" kept with its "C"
         ("Via Roma 12, 00184 Roma (RM)", r"Via .+ [0-9]{2}, [0-9]{5} .+ \([A-Z]{2}\)"),
         ("221B Baker Street, London NW1 6XE",
          r"[0-9]{3}B [A-Z][a-z]+ Street, .+ [A-Z]{1,2}[0-9]{1,2} [0-9][A-Z]{2}"),

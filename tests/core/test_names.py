@@ -234,6 +234,9 @@ def test_names_the_lexicon_does_not_know_are_read_from_their_context(text: str, 
         "Félicitations Beaucoup !",
         "Peux-tu appeler Paris demain ?",
         "Rendez-vous avec Google Drive ouvert.",
+        # a town and its state or province in an address
+        "P.O. Box 4421, Austin TX 78765",
+        "12 King St, Halifax NS B3J 2R8",
     ],
 )
 def test_capitalised_words_without_a_person_context_are_not_read_as_unknown_names(text: str) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ..patterns import deferred
-from . import lexicon
+from . import lexicon, places
 from .spans import Span
 from .words import TextView, Words
 
@@ -344,6 +344,8 @@ class _Scan:
         end, count, strong = self.name_tail(i + 1)
         if count == 0 or (self.is_all_caps(i) and not self.all_caps_between(i, end)):
             return None  # "JEAN Dupont": an ALL-CAPS first name goes with ALL-CAPS surnames
+        if count == 1 and words.texts[end - 1] in places.STATE_CODES:
+            return None  # "Austin TX", "Fitzroy VIC": a town and its state in an address
         if self.opens_with_place(i, end):
             return None
         if self.is_ambiguous_first_name(i) and not strong:
@@ -599,6 +601,8 @@ class _Scan:
         end, count, known, _ = self.namelike_tail(i)
         if count == 0 or self.legal_form_follows(end - 1) or self.is_place_value(i, end):
             return None
+        if count == 2 and self.words.texts[end - 1] in places.STATE_CODES:
+            return None  # "Fitzroy VIC": a town and its state
         listed = self.words.starts[i] in self.listed
         if count == 1:
             return self.single_name_at(i, listed=listed)

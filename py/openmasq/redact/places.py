@@ -42,6 +42,18 @@ PLACE_CUES = frozenset({
     # it
     "da", "verso", "vicino",
 })
+US_STATES = frozenset({
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
+    "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM",
+    "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA",
+    "WV", "WI", "WY",
+})
+# The codes written after a town in an address: US states, Australian states and territories, Canadian provinces
+# ("Austin TX", "Fitzroy VIC", "Halifax NS").
+STATE_CODES = US_STATES | frozenset({
+    "NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT",
+    "ON", "QC", "BC", "AB", "MB", "SK", "NS", "NB", "NL", "PE", "YT", "NU",
+})
 # Articles that belong to a place's name ("Le Havre", "La Rochelle", "L'Aquila", "El Puerto"): the cue may
 # come before them.
 _ARTICLES = frozenset({"le", "la", "les", "l'", "el", "los", "las", "il", "lo"})

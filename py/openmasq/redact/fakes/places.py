@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ...patterns import deferred
-from ..places import regions_like
+from ..places import US_STATES, regions_like
 from ..rules.address import POST_BOX_WORDS
 from ..text import strip_accents
 from . import _places_data as data
@@ -28,14 +28,6 @@ _OLD_FR_REGIONS = (
     "Languedoc-Roussillon",
     "Limousin", "Lorraine", "Midi-Pyrénées", "Nord-Pas-de-Calais", "Basse-Normandie", "Haute-Normandie",
     "Picardie", "Poitou-Charentes", "Rhône-Alpes", "PACA",
-)
-US_STATES = frozenset(
-    [
-        "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
-        "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM",
-        "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA",
-        "WV", "WI", "WY",
-    ]
 )
 
 # Street-type words per country (folded: lower case, no accents, no trailing dot); kept as is.
@@ -464,6 +456,8 @@ def _fake_street_part(text: str, country: str, rng: random.Random) -> str:
             out[i] = redraw_digits(token, rng)
         elif i in name_run:
             out[i] = ""
+        elif i == type_at:
+            continue  # the street type, kept ("C/", "Calle")
         elif token[:1].isalpha() and _is_compound_street(token, country):
             out[i] = _german_compound(token, rng)
         elif token[:1].isalpha() and len(token) == 1 and i > 0 and tokens[i - 1].isdigit():
@@ -496,8 +490,8 @@ def _name_run(tokens: list[str], words: list[int], type_at: int | None, country:
         i += step
     while run and not tokens[run[-1]][:1].isalpha():
         run.pop()
-    while run and tokens[run[0]].isspace():
-        run.pop(0)
+    while run and not tokens[run[0]][:1].isalpha():
+        run.pop(0)  # a space, or the "/" of "C/ Alcalá"
     has_name = any(tokens[i][:1].isalpha() and _fold(tokens[i]).rstrip("'’") not in CONNECTORS for i in run)
     return set(range(min(run), max(run) + 1)) if run and has_name else set()
 
