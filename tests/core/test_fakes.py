@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from openmasq.redact import checksums, fakes
 from openmasq.redact.fakes import _places_data, dates, names, orgs, places
 from openmasq.redact.fakes._shape import fold_key
+from openmasq.redact.places import country_of_town
 
 SEEDS = range(40)
 
@@ -766,6 +767,13 @@ def test_foreign_addresses_keep_their_country_format(real: str, pattern: str) ->
     for rng in rngs(20):
         fake = fakes.fake_address(real, rng)
         assert re.fullmatch(pattern, fake), fake
+
+
+def test_a_town_of_a_country_without_fake_lists_gets_another_town_of_that_country() -> None:
+    for real, country in (("Gurgaon", "IN"), ("Lekki", "NG")):
+        for rng in rngs(5):
+            fake = fakes.fake_location(real, rng)
+            assert fake != real and country_of_town(fake) == country, fake
 
 
 def test_us_address_state_and_zip_belong_to_the_new_town() -> None:

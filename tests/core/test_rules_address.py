@@ -82,6 +82,9 @@ ADDRESSES = [
     ("Postfach 10 44 21", "Postfach 10 44 21"),
     ("Apartado de Correos 502", "Apartado de Correos 502"),
     ("BP 118, 69003 Lyon", "BP 118, 69003 Lyon"),
+    # the unit and its number first, then the street or the sector (Nigeria, India)
+    ("Plot 15, Admiralty Way, Lekki Phase 1, Lagos", "Plot 15, Admiralty Way"),
+    ("House No. 24, Sector 15, Gurgaon 122001", "House No. 24, Sector 15"),
 ]
 
 
@@ -115,6 +118,7 @@ NOT_ADDRESSES = [
     "the box is 40 cm wide",
     "c'est ma résidence principale depuis 2010",
     "le hameau est calme",
+    "my flat 3, with two rooms",
 ]
 
 

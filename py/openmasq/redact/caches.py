@@ -40,7 +40,7 @@ KEPT = frozenset({
     "openmasq.redact.places._calendar_words",
     "openmasq.redact.places._read",
     "openmasq.redact.places._regions",
-    "openmasq.redact.places._towns",
+    "openmasq.redact.places._town_table",
     "openmasq.redact.places.region_sections",
     "openmasq.redact.text._char_class",
     "openmasq.redact.text._folded_char",

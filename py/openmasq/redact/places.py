@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 from functools import cache, lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 from ..patterns import deferred
 from . import lexicon
@@ -64,17 +65,43 @@ def _read(name: str) -> str:
     return (resources.files("openmasq.redact") / "data" / "places" / name).read_text(encoding="utf-8")
 
 
+class _TownTable(NamedTuple):
+    famous: dict[str, bool]  # folded name -> famous (a capital or a city of 250,000 or more somewhere)
+    country: dict[str, str]  # folded name -> the first country listing it
+    by_country: dict[str, tuple[str, ...]]  # country -> its little-known towns, as written
+
+
 @cache
-def _towns() -> dict[str, bool]:
-    """Folded town name -> famous (a capital or a city of 250,000 or more somewhere)."""
-    towns: dict[str, bool] = {}
+def _town_table() -> _TownTable:
+    famous: dict[str, bool] = {}
+    country: dict[str, str] = {}
+    by_country: dict[str, list[str]] = {}
     for line in _read("towns.txt").splitlines():
         if not line or line.startswith("#"):
             continue
         fields = line.split("\t")
         key = lexicon.lexicon_key(fields[0])
-        towns[key] = towns.get(key, False) or (len(fields) > 2 and fields[2] == "F")
-    return towns
+        is_famous = len(fields) > 2 and fields[2] == "F"
+        famous[key] = famous.get(key, False) or is_famous
+        country.setdefault(key, fields[1])
+        if not is_famous:
+            by_country.setdefault(fields[1], []).append(fields[0])
+    return _TownTable(famous, country, {c: tuple(names) for c, names in by_country.items()})
+
+
+def _towns() -> dict[str, bool]:
+    """Folded town name -> famous (a capital or a city of 250,000 or more somewhere)."""
+    return _town_table().famous
+
+
+def towns_of(country: str) -> tuple[str, ...]:
+    """Little-known towns of `country` (ISO code) in towns.txt; () for a country it does not hold."""
+    return _town_table().by_country.get(country, ())
+
+
+def country_of_town(name: str) -> str | None:
+    """The country of a town of towns.txt ("Gurgaon" -> "IN", "Lekki" -> "NG"), None when none holds it."""
+    return _town_table().country.get(lexicon.lexicon_key(name.strip()))
 
 
 @cache
@@ -109,7 +136,7 @@ def _regions() -> frozenset[str]:
 
 def load_all() -> None:
     """Read the place lists now (a server does this before its first request)."""
-    _towns()
+    _town_table()
     _regions()
     _calendar_words()
 

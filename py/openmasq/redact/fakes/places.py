@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ...patterns import deferred
-from ..places import US_STATES, regions_like
+from ..places import US_STATES, country_of_town, regions_like, towns_of
 from ..rules.address import POST_BOX_WORDS
 from ..text import strip_accents
 from . import _places_data as data
@@ -80,7 +80,7 @@ KEYWORDS = frozenset(
         "flat", "piso", "puerta", "planta", "escalera", "portal", "interno", "int", "scala", "cedex", "bp",
         "bajo", "izq", "izda", "izquierda", "dcha", "dcho", "derecha", "og", "eg", "dg", "obergeschoss", "stock",
         "hinterhaus", "vorderhaus", "seitenflugel", "gartenhaus", "links", "rechts", "stiege", "tur", "top", "bloc",
-        "block",
+        "block", "plot", "house", "door", "shop", "villa", "sector", "phase", "h",
         "cs", "tsa", "cp", "bte", "boite", "box", "po", "chez", "c/o", "attn", "att", "lieu", "dit",
         "france", "deutschland", "germany", "espana", "spain", "italia", "italy", "belgique", "belgie",
         "belgium", "suisse", "schweiz", "switzerland", "nederland", "netherlands", "portugal", "usa", "uk",
@@ -696,10 +696,21 @@ def fake_location(real: str, rng: random.Random, *, country: str | None = None) 
     country_names = _country_names_like(real.strip())
     if country_names:
         return distinct(real, rng, lambda r: _case_like(real, pick_near_length(country_names, len(real), r)))
-    code = _normal_country(country) or _country_of_place(real.strip()) or "FR"
+    known = _normal_country(country) or _country_of_place(real.strip())
+    world = () if known else _world_towns_like(real.strip())
+    code = known or "FR"
 
     def make(r: random.Random) -> str:
-        town = pick_town(code, r, real_name=real.strip())
-        return real.replace(real.strip(), _case_like(real, town.name), 1)
+        stripped = real.strip()
+        name = pick_near_length(world, len(stripped), r) if world else pick_town(code, r, real_name=stripped).name
+        return real.replace(stripped, _case_like(real, name), 1)
 
     return distinct(real, rng, make)
+
+
+def _world_towns_like(name: str) -> tuple[str, ...]:
+    """Other towns of the country of a town the fake lists do not hold ("Gurgaon", "Lekki"): the detection's
+    world list (towns.txt), the real one left out."""
+    country = country_of_town(name)
+    key = _fold(name)
+    return tuple(t for t in towns_of(country) if _fold(t) != key) if country else ()

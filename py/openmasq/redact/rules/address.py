@@ -175,11 +175,21 @@ _EN_STREET = deferred(
 )
 
 
+# The unit and its number first, then the street or the sector, as Nigeria and India write them: "Plot 15,
+# Admiralty Way", "House No. 24, Sector 15", "Flat 3B, Lajpat Nagar".
+_EN_UNIT_FIRST = deferred(
+    r"(?<![\w])(?:Plot|House|Flat|Door|Shop|Block|Villa|H\.)[ ]?(?:No\.?|Number|#)?[ ]?\d{1,5}[A-Za-z]?,[ ]{1,3}"
+    rf"(?:(?:[A-Z][\w'’-]{{1,30}}[ ]{{1,3}}){{1,4}}(?:{_EN_TYPES}|Nagar|Colony|Layout|Marg|Enclave|Vihar|Estate)"
+    r"|Sector[ ]\d{1,3})(?![\w])"
+)
+
+
 def _english_addresses(text: str) -> list[Hit]:
     hits: list[Hit] = []
     for m in _EN_STREET.finditer(text):
         if m.group(0).split()[1:2] == ["Broadway"] or len(m.group(0).split()) >= 3:
             hits.append(_with_tail(text, m.start(), m.end()))
+    hits += [_with_tail(text, m.start(), m.end()) for m in _EN_UNIT_FIRST.finditer(text)]
     return hits
 
 
