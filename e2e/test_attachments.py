@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from test_chat import LAPTOP, PHONE, open_chat, unlock, wait_for_reply
-from test_memory import serious_violations
+from test_memory import serious_violations, wait_for_text
 
 from openmasq.testing.upstream import ScriptedUpstream
 
@@ -105,7 +105,8 @@ def test_files_attached_by_button_drop_and_paste_go_as_redacted_text_and_nothing
 ) -> None:
     page = open_chat(context, site_server.url, provider.base_url)
     page.set_viewport_size(SIZES[size])
-    page.locator("[data-testid=attach-limits]").wait_for()  # the limits are said before any file is chosen
+    # The limits are said before any file is chosen (py-worker gives them a moment after the note shows).
+    wait_for_text(page.locator("[data-testid=attach-limits]"), "10")
     assert "10" in page.locator("[data-testid=attach-limits]").inner_text()
     page.set_input_files("[data-testid=attach-input]", [str(DATA / "contract.pdf")])
     drop_files(page, [file_payload(DATA / "clients.xlsx")])
