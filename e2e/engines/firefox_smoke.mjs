@@ -69,7 +69,12 @@ async function addProvider(page, baseUrl) {
 }
 
 async function sendAndWait(page, message, quote) {
+  // The composer and its send button as the chat screen mounts them: typed into once there, sent once enabled
+  // (a click on a button not yet enabled sends nothing, and the wait below would then time out).
+  await page.waitForSelector("#composer-input");
   await page.type("#composer-input", message);
+  await page.waitForFunction((m) => document.querySelector("#composer-input")?.value === m, {}, message);
+  await page.waitForSelector("[data-action=send]:not([disabled])");
   await page.click("[data-action=send]");
   await page.waitForFunction(
     (q) => [...document.querySelectorAll("[data-role=assistant]:not([aria-busy])")]
