@@ -29,7 +29,8 @@ SIZES = {"laptop": LAPTOP, "phone": {"width": 360, "height": 780}}
 LONG_MESSAGE = "\n".join(f"Ligne {n} : le devis de la cuisine, point par point." for n in range(1, 31))
 
 # True while the two toasts are shown and the last reply (its actions included), the toast and the composer are stacked
-# in that order without overlapping, the view at the end of the list (which is longer than its window).
+# in that order without overlapping, the view at the end of the list (which is longer than its window), and the toast
+# is centred over the composer (on a laptop, over the conversation, not across the list beside it).
 SETTLED = """() => {
   const toast = document.querySelector('.toasts');
   const list = document.querySelector('[data-testid=messages]');
@@ -41,8 +42,9 @@ SETTLED = """() => {
   const t = toast.getBoundingClientRect();
   const c = composer.getBoundingClientRect();
   const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 2;
+  const centred = Math.abs((t.left + t.right) / 2 - (c.left + c.right) / 2) < 2 && t.left >= c.left - 48;
   return list.scrollHeight > list.clientHeight && atEnd && Boolean(actions) && actions.bottom <= t.top
-    && last.bottom <= t.top && t.bottom <= c.top && t.height > 0;
+    && last.bottom <= t.top && t.bottom <= c.top && t.height > 0 && centred;
 }"""
 
 
@@ -73,7 +75,8 @@ def test_a_toast_after_a_reply_covers_neither_the_last_reply_its_actions_nor_the
     shoot(page, f"toast-{size}", full_page=False)
     # Leaving the chat gives the room back: no space kept for toasts at the end of a list not shown.
     page.click("[data-route=settings]")
-    assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--composer-space')") == ""
+    for prop in ("--composer-space", "--composer-middle"):
+        assert page.evaluate(f"() => getComputedStyle(document.documentElement).getPropertyValue('{prop}')") == ""
     assert page.ui_errors == []
 
 

@@ -1,7 +1,8 @@
 // Room for the toasts in the chat (issue 18, item 10): a toast sits right above the composer, and the
 // message list keeps that much room at its end, so a toast never covers the last reply or its actions. The
 // toasts' region publishes its height (--toasts-h, and an "openmasq:toasts" event); the chat publishes where
-// its composer starts (--composer-space, from the bottom of the viewport) and, when the view follows the
+// its composer starts (--composer-space, from the bottom of the viewport) and its middle (--composer-middle, so
+// a toast is centred over the conversation, not over the whole window beside the list), and, when the view follows the
 // conversation, scrolls to its end as the room grows. CSS custom properties set through the CSSOM: the
 // page's CSP refuses style attributes, not this.
 import { useEffect, useRef } from "../lib.js";
@@ -36,8 +37,9 @@ export function useToastRoom(listRef, follows, key) {
     const composer = list?.parentElement?.querySelector("[data-testid=composer]");
     if (!list || !composer) return undefined;
     const place = () => {
-      const space = Math.max(0, Math.round(window.innerHeight - composer.getBoundingClientRect().top));
-      root().style.setProperty("--composer-space", `${space}px`);
+      const box = composer.getBoundingClientRect();
+      root().style.setProperty("--composer-space", `${Math.max(0, Math.round(window.innerHeight - box.top))}px`);
+      root().style.setProperty("--composer-middle", `${Math.round(box.left + box.width / 2)}px`);
     };
     const follow = () => { if (following.current()) list.scrollTop = list.scrollHeight; };
     const observer = new ResizeObserver(() => { place(); follow(); });
@@ -51,6 +53,7 @@ export function useToastRoom(listRef, follows, key) {
       window.removeEventListener("resize", place);
       window.removeEventListener(TOASTS_EVENT, follow);
       root().style.removeProperty("--composer-space");
+      root().style.removeProperty("--composer-middle");
     };
   }, [key]);
 }
