@@ -56,6 +56,8 @@ def download_model(page: Any, group: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) 
     page.click("[data-route=settings]")
     row = page.locator(f"[data-model={group}]")
     row.wait_for()
+    # Chromium has JSPI and memory64: wllama's default build, and no word of the compatible one (WebKit's).
+    assert row.locator("[data-testid=model-compat]").count() == 0
     if row.get_attribute("data-state") != "ready":
         row.locator("[data-action=download]").click()
         page.locator(f"[data-model={group}][data-state=ready]").wait_for(timeout=timeout_ms)

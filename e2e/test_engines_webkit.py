@@ -3,8 +3,10 @@ WebKitWebDriver, driven by Selenium under xvfb-run (scripts/lib.sh's ensure_webk
 packages; pytest is started under xvfb-run by scripts/test, or this module starts its own Xvfb display).
 The built site from our own server boots, an account is created, a chat with the scripted provider comes
 back restored while the provider received only fakes (wire audit), a Mémoire card from an explicit ask
-is listed, Settings says what this engine lacks, and a reload with the site's server stopped boots from
-the service worker's cache, unlocks and shows the conversation. The full suite stays in Chromium."""
+is listed, Settings says what this engine lacks and downloads the offline model (with wllama's
+compatibility build: WebKit has neither JSPI nor memory64), a reload with the site's server stopped boots
+from the service worker's cache, unlocks and shows the conversation, and the offline model answers a new
+one. The full suite stays in Chromium."""
 
 from __future__ import annotations
 
@@ -293,8 +295,19 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     click(driver, "[data-route=settings]")
     storage = wait_for(driver, "[data-testid=storage-persisted]")
     assert storage.get_attribute("data-persisted") == "no" and "Export" in storage.text
+    # The offline model, downloaded as a user does: in WebKit (no JSPI, no memory64) its size includes wllama's
+    # compatibility build, which this browser alone downloads.
+    row = wait_for(driver, "[data-model=smollm2]")
+    wanted = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        fetch("files.json").then((r) => r.json()).then((doc) => done(doc.files.filter((f) => f.group === "smollm2")
+            .map((f) => [f.path, f.only || ""])), (e) => done(String(e)));""")
+    assert ["vendor/wllama-compat/wllama.wasm", "wasm-compat"] in wanted, wanted
+    assert "JSPI" in wait_for(driver, "[data-model=smollm2] [data-testid=model-compat]").text  # said, slower
+    row.find_element("css selector", "[data-action=download]").click()
+    wait_for(driver, "[data-model=smollm2][data-state=ready]", timeout_s=RUN_TIMEOUT_S / 4)
     click(driver, "[data-route=chat]")
-    mark("settings")
+    mark("settings, offline model downloaded")
 
     # Offline: the site's server stopped; a reload boots from the service worker's cache.
     site_server.stop()
@@ -311,7 +324,7 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     driver.save_screenshot(str(artifacts_dir / "webkit--offline.png"))
     mark("offline")
 
-    # The offline model: WebKit has no JSPI; a send to it says so plainly, and the page goes on.
+    # The offline model, offline: wllama's compatibility build answers in this engine (no JSPI, no memory64).
     click(driver, "[data-action=new-conversation]")
     from selenium.webdriver.support.select import Select
 
@@ -325,7 +338,16 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     wait_for_text(driver, "[data-testid=answering-model] .model-name", "SmolLM2")
     fill(driver, "#composer-input", "What is the capital of France?")
     click(driver, "[data-action=send]")
-    said = wait_for_text(driver, "[data-role=assistant] .inline-error", "JSPI")
-    assert "WebKit" in said, said
-    driver.save_screenshot(str(artifacts_dir / "webkit--offline-model-unavailable.png"))
-    mark("local model said unavailable")
+    answered = "[data-role=assistant]:not([aria-busy]) .message-actions, [data-role=assistant] .inline-error"
+    answer = wait_for(driver, answered, timeout_s=RUN_TIMEOUT_S / 2)
+    said = page_text(driver)
+    errors = [e.text for e in driver.find_elements("css selector", "[data-role=assistant] .inline-error")]
+    assert not errors, errors
+    reply = driver.execute_script(
+        "const r = document.querySelectorAll('[data-role=assistant] .markdown');"
+        " return r[r.length - 1].innerText.trim();")
+    assert reply, said[-600:]
+    print(f"webkit: the offline model answered {reply[:120]!r}")
+    assert answer is not None
+    driver.save_screenshot(str(artifacts_dir / "webkit--offline-model.png"))
+    mark("offline model answered")

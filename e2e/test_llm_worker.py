@@ -33,6 +33,8 @@ MIME_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; char
 # What the built site must hold for llm-worker, site-relative, and where each comes from.
 VENDOR_FILES = {"vendor/wllama/index.js": WLLAMA_ESM / "index.js",
                 "vendor/wllama/wllama.wasm": WLLAMA_ESM / "wasm" / "wllama.wasm"}
+# The worker and the module it imports, copied next to each other (web/worker/).
+WORKER_FILES = ("llm-worker.js", "wasm-features.js")
 # A generous bound for one browser round trip (a cold load is about 3 s, generation about 1 s on 2 cores).
 REQUEST_TIMEOUT_MS = 120_000
 
@@ -48,6 +50,13 @@ let nextId = 1;
 
 function connect(workerPath) {
   const worker = new Worker(new URL(workerPath, location.href), { type: "module" });
+  // A worker that cannot start (a module it imports is missing) ends every pending send with its error.
+  worker.onerror = (event) => {
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      entry.resolve([...entry.events, { id, type: "worker-error", message: event.message || "worker error" }]);
+    }
+  };
   const channel = new MessageChannel();
   worker.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
   channel.port1.onmessage = (event) => {
@@ -128,9 +137,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     root = tmp_path_factory.mktemp("llm-site").resolve()
     (root / "index.html").write_text(PAGE, encoding="utf-8")
     (root / "probe.js").write_text(PROBE, encoding="utf-8")
-    for target, source in {"worker/llm-worker.js": REPO / "web" / "worker" / "llm-worker.js",
-                           "broken/worker/llm-worker.js": REPO / "web" / "worker" / "llm-worker.js",
-                           **VENDOR_FILES}.items():
+    worker = {name: REPO / "web" / "worker" / name for name in WORKER_FILES}
+    for target, source in {**{f"worker/{n}": p for n, p in worker.items()},
+                           **{f"broken/worker/{n}": p for n, p in worker.items()}, **VENDOR_FILES}.items():
         (root / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, root / target)
     (root / "models" / "smollm2").mkdir(parents=True)
@@ -308,9 +317,9 @@ def test_the_worker_only_fetched_same_origin_site_files(page: Any, site: Site) -
     fetched = set(site.requests)
     assert {"worker/llm-worker.js", "vendor/wllama/index.js", "vendor/wllama/wllama.wasm",
             f"models/smollm2/{GGUF}"} <= fetched
-    assert fetched <= {"index.html", "probe.js", "favicon.ico", "worker/llm-worker.js", "broken/worker/llm-worker.js",
-                       "broken/vendor/wllama/index.js", f"broken/models/smollm2/{GGUF}", *VENDOR_FILES,
-                       f"models/smollm2/{GGUF}"}
+    assert fetched <= {"index.html", "probe.js", "favicon.ico", *(f"worker/{n}" for n in WORKER_FILES),
+                       *(f"broken/worker/{n}" for n in WORKER_FILES), "broken/vendor/wllama/index.js",
+                       f"broken/models/smollm2/{GGUF}", *VENDOR_FILES, f"models/smollm2/{GGUF}"}
 
 
 def test_the_built_site_serves_a_working_llm_worker(built_site: Any, site_server: Any, context: Any) -> None:

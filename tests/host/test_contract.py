@@ -29,11 +29,15 @@ PAGE_VENDOR = ("vendor/preact-htm.mjs", "vendor/marked.esm.js", "vendor/purify.e
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """web/app as the build ships it: the app's modules, the generated contract, the vendored libraries."""
+    """web/app as the build ships it: the app's modules, the generated contract, the vendored libraries (and the one
+    worker module the page imports)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     root = tmp_path_factory.mktemp("site")
     shutil.copytree(REPO / "web" / "app", root / "app")
+    (root / "worker").mkdir()
+    # the one worker module the page imports (downloads.js, offline-settings.js)
+    shutil.copyfile(REPO / "web" / "worker" / "wasm-features.js", root / "worker" / "wasm-features.js")
     (root / contract_js.SITE_PATH).write_bytes(contract_js.render())
     for source, dest in build.VENDOR_FILES.items():
         if dest in PAGE_VENDOR or dest.startswith("vendor/d3/"):

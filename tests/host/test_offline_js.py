@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from openmasq.site.build import APP_GROUP, ManifestFile, manifest_doc
+from openmasq.site.build import APP_GROUP, CONDITIONAL_PREFIXES, ManifestFile, manifest_doc
 
 REPO = Path(__file__).resolve().parents[2]
 CHUNK = 8 * 1024 * 1024
@@ -56,6 +56,23 @@ def test_the_groups_of_a_manifest_leave_the_app_out_and_count_shared_content_onc
     assert sorted(groups) == ["e5", "smollm2"]
     assert groups["e5"]["bytes"] == 107 and [f["path"] for f in groups["e5"]["files"]] == [
         "models/e5/model.onnx", "models/e5/tokenizer.json"]
+
+
+def test_a_file_for_some_browsers_joins_its_group_only_where_its_condition_holds():
+    files = [ManifestFile("vendor/wllama/wllama.wasm", "d" * 64, 50, "smollm2"),
+             ManifestFile("vendor/wllama-compat/wllama.wasm", "e" * 64, 70, "smollm2", "wasm-compat"),
+             ManifestFile("vendor/other/x.wasm", "f" * 64, 9, "smollm2", "a-condition-no-page-knows")]
+    doc = json.dumps(manifest_doc("h", files))
+    needs, lacks = run_js(f"[d.groupsOf({doc}, {{'wasm-compat': () => true}}),"
+                          f" d.groupsOf({doc}, {{'wasm-compat': () => false}})]")
+    assert [f["path"] for f in needs["smollm2"]["files"]] == ["vendor/wllama/wllama.wasm",
+                                                             "vendor/wllama-compat/wllama.wasm"]
+    assert needs["smollm2"]["bytes"] == 120
+    assert [f["path"] for f in lacks["smollm2"]["files"]] == ["vendor/wllama/wllama.wasm"]
+    # Every condition the build writes is one the page knows (a file under an unknown one is never downloaded).
+    web = (REPO / "web" / "worker").as_uri()
+    known = run_js(f"Object.keys((await import('{web}/wasm-features.js')).CONDITIONS)")
+    assert set(CONDITIONAL_PREFIXES.values()) <= set(known)
 
 
 def test_the_storage_warning_shows_from_four_fifths_of_the_quota_and_never_without_figures():

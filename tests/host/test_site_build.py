@@ -86,8 +86,13 @@ def test_the_manifest_lists_every_file_of_the_site_by_content_and_the_precache_i
 
 
 def test_models_and_their_runtimes_are_on_demand_and_the_ner_model_is_part_of_the_app(repo: Path, tmp_path: Path):
-    groups = {f.path: f.group for f in build(repo, tmp_path / "site").manifest}
+    manifest = build(repo, tmp_path / "site").manifest
+    groups = {f.path: f.group for f in manifest}
     assert groups["vendor/wllama/wllama.wasm"] == groups["vendor/wllama/index.js"] == "smollm2"
+    # wllama's compatibility build is the offline model's too, but only for the browsers that need it (WebKit).
+    only = {f.path: f.only for f in manifest if f.only}
+    assert only == {"vendor/wllama-compat/wllama.js": "wasm-compat", "vendor/wllama-compat/wllama.wasm": "wasm-compat"}
+    assert groups["vendor/wllama-compat/wllama.wasm"] == "smollm2"
     assert group_of("models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") == "smollm2"
     assert group_of("models/e5/onnx/model_q4.onnx") == group_of("models/e5/tokenizer.json") == "e5"
     # Every send's redaction runs the NER model (a send without it fails closed): it is precached.

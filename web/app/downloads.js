@@ -5,6 +5,8 @@
 // one tab at a time (Web Locks). Removing a model deletes its files. Pure state lives in `plan*`
 // functions; the rest is the thin shell over fetch and Cache Storage.
 
+import { fileWanted } from "../worker/wasm-features.js";
+
 const MANIFEST_URL = new URL("../files.json", import.meta.url);
 const SCOPE = new URL("../", import.meta.url);
 // One Range request per chunk: a lost connection costs at most one chunk, and progress is exact.
@@ -30,11 +32,12 @@ const fileKey = (doc, sha) => new URL(doc.fileKeyPrefix + sha, SCOPE).href;
 const partKey = (doc, sha, offset) => new URL(`${doc.fileKeyPrefix}${sha}/${offset}`, SCOPE).href;
 const cacheName = (name) => `${name}@${SCOPE.href}`;
 
-/** The on-demand groups of a manifest: {group: {files, bytes}}, files unique by content. */
-export function groupsOf(doc) {
+/** The on-demand groups of a manifest: {group: {files, bytes}}, files unique by content, without the files
+ * this browser does not need (a file's `only`: wasm-features.js's CONDITIONS, or `conditions` given). */
+export function groupsOf(doc, conditions = undefined) {
   const groups = {};
   for (const file of doc.files) {
-    if (file.group === doc.appGroup) continue;
+    if (file.group === doc.appGroup || !fileWanted(file, conditions)) continue;
     const g = (groups[file.group] ??= { files: [], bytes: 0 });
     if (g.files.some((f) => f.sha256 === file.sha256)) continue;
     g.files.push(file);

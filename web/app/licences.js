@@ -19,6 +19,7 @@ export const LIBRARIES = [
   { name: "idb-keyval", version: "6.3.0", licence: "Apache-2.0", use: { fr: "Stockage local", en: "Local storage" } },
   { name: "PouchDB", version: "9.0.0", licence: "Apache-2.0", use: { fr: "Synchronisation entre appareils", en: "Sync between devices" } },
   { name: "wllama", version: "3.13.0", licence: "MIT", use: { fr: "Modèle hors ligne (llama.cpp en wasm)", en: "Offline model (llama.cpp in wasm)" } },
+  { name: "wllama-compat", version: "3.13.0", licence: "MIT", use: { fr: "Modèle hors ligne sans JSPI (Safari)", en: "Offline model without JSPI (Safari)" } },
   { name: "llama.cpp", version: "(wllama)", licence: "MIT", use: { fr: "Inférence du modèle hors ligne", en: "Offline model inference" } },
   { name: "Transformers.js", version: "4.3.2", licence: "Apache-2.0", use: { fr: "Modèles sur l’appareil", en: "On-device models" } },
   { name: "ONNX Runtime Web", version: "1.31.0-dev", licence: "MIT", use: { fr: "Exécution des modèles ONNX", en: "ONNX model runtime" } },

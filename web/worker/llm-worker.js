@@ -4,17 +4,25 @@
 //
 // In:  {id, url, method, headers, body}  (body: OpenAI Chat Completions JSON, as text, bytes or an object)
 //      {id, type: "abort"}, {id, type: "load"} (load the model now, e.g. when the local provider is chosen),
-//      {id, type: "info"} (-> {id, type: "info", loaded, load_ms, multithread, threads, chat_template})
+//      {id, type: "info"} (-> {id, type: "info", loaded, load_ms, multithread, threads, compat, chat_template})
 // Out: {id, type: "progress", stage: "download"|"load"|"ready", loaded, total}
 //      {id, type: "head", status, headers}, {id, type: "chunk", bytes}, {id, type: "end"}
 //      {id, type: "error", kind: "model_load"|"inference"|"aborted", message}
 // Requests arrive on a MessagePort sent as {type: "port", port}, or directly on the worker (tests).
+
+import { needsWasmCompat } from "./wasm-features.js";
 
 const MODEL_ID = "smollm2-135m-instruct";
 // All URLs are relative to this script (worker/llm-worker.js in the built site): the site may live under a sub-path.
 const MODEL_URL = new URL("../models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", import.meta.url).href;
 const WLLAMA_URL = new URL("../vendor/wllama/index.js", import.meta.url).href;
 const WASM_URL = new URL("../vendor/wllama/wllama.wasm", import.meta.url).href;
+// wllama's compatibility build, for the browsers without JSPI or memory64 (wasm-features.js): downloaded with the
+// model only there (files.json's "only"), about 10x slower to answer.
+const COMPAT = {
+  wasm: new URL("../vendor/wllama-compat/wllama.wasm", import.meta.url).href,
+  worker: new URL("../vendor/wllama-compat/wllama.js", import.meta.url).href,
+};
 
 // Generation defaults when the request does not say (the brief's "sane defaults").
 const DEFAULT_MAX_TOKENS = 512;
@@ -39,7 +47,7 @@ const decoder = new TextDecoder();
 let wllama = null; // the loaded Wllama instance
 let loading = null; // the promise of the load in flight (or done)
 const loadWatchers = new Map(); // request id -> reply function, told about load progress
-let loadInfo = null; // {load_ms, threads, multithread, chat_template}
+let loadInfo = null; // {load_ms, threads, multithread, compat, chat_template}
 let queue = Promise.resolve(); // one generation at a time: the model has one context
 const controllers = new Map(); // request id -> AbortController
 
@@ -173,28 +181,18 @@ async function fetchModel() {
   return new Blob(parts);
 }
 
-/** Why the offline model cannot run in this browser, or null. wllama's build suspends wasm on
- *  JS promises (JSPI, WebAssembly.Suspending): Chromium and Firefox have it, WebKit (Safari) has not, and
- *  its build without JSPI is not shipped (issue 24). Said before anything is fetched. */
-function missingFeature() {
-  if (typeof WebAssembly?.Suspending !== "function") {
-    return "this browser lacks WebAssembly JSPI (WebAssembly.Suspending), which the offline model needs: " +
-      "Safari and other WebKit browsers do not have it yet; use a remote provider in this browser";
-  }
-  return null;
-}
-
 async function loadModel() {
   const started = performance.now();
-  const missing = missingFeature();
-  if (missing) throw new Error(missing);
+  const compat = needsWasmCompat();
   // The model first: when it is not downloaded, that is the error to show (wllama's files are in its group).
   const blob = await fetchModel();
-  const { Wllama } = await import(WLLAMA_URL);
+  const { Wllama, CacheManager } = await import(WLLAMA_URL);
   progress("load", 0, 1);
-  const instance = new Wllama({ default: WASM_URL }, { suppressNativeLog: true, logger: quietLogger() });
-  // Never fall back to wllama's compatibility build: it lives on a CDN this app may not reach.
-  instance.setCompat(null);
+  const instance = new Wllama({ default: WASM_URL }, {
+    suppressNativeLog: true, logger: quietLogger(), cacheManager: new CacheManager([NO_STORAGE]) });
+  // wllama's own fallback is its compatibility build from a CDN this app never reaches: ours, or none.
+  // ("firefox_safari": wllama would otherwise refuse compat in any Firefox; Firefox ESR has JSPI and memory64.)
+  instance.setCompat(compat ? COMPAT : null, "firefox_safari");
   await instance.loadModel([blob], {
     n_ctx: N_CTX,
     n_parallel: 1,
@@ -211,11 +209,24 @@ async function loadModel() {
   loadInfo = {
     load_ms: Math.round(performance.now() - started),
     multithread: instance.isMultithread(),
+    compat,
     threads: instance.getNumThreads(),
     chat_template: !!instance.getChatTemplate(),
   };
   progress("ready", 1, 1);
 }
+
+/** wllama's model cache, unused: the model comes as a Blob, from the service worker's cache. Its default
+ *  (the origin private file system) is not there in every engine (WebKitGTK's workers lack
+ *  navigator.storage.getDirectory), and wllama refuses to start without a backend it can use. */
+const NO_STORAGE = {
+  isSupported: () => true,
+  read: async () => null,
+  write: async () => { throw new Error("the offline model is kept by the service worker, not by wllama"); },
+  getSize: async () => -1,
+  list: async () => [],
+  delete: async () => {},
+};
 
 /** Threads for llama.cpp: wasm threads need a cross-origin isolated page (SharedArrayBuffer); wllama's
  *  own default (half the logical cores) gives one thread on a 2-core machine. */

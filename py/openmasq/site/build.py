@@ -33,11 +33,15 @@ APP_GROUP = "app"
 # On-demand groups: what only one optional feature needs, downloaded when the user asks (first need). The
 # NER model stays in "app": every send's redaction needs it, and a send without it fails closed.
 ON_DEMAND_GROUPS: dict[str, tuple[str, ...]] = {
-    "smollm2": ("models/smollm2/", "vendor/wllama/"),  # the offline chat model and llama.cpp's wasm
+    # the offline chat model and llama.cpp's wasm (and its compatibility build, for the browsers that need it)
+    "smollm2": ("models/smollm2/", "vendor/wllama/", "vendor/wllama-compat/"),
     "e5": ("models/e5/",),  # the embedding model of the memory's semantic search
     # On-device OCR of attached images (issue 20): tesseract.js, its wasm core and the language data (ocrfiles.py)
     "ocr": (f"{ocrfiles.OCR_DIR}/",),
 }
+# Files of a group that only the browsers where a condition holds download (files.json's `only`; the conditions
+# are web/worker/wasm-features.js's CONDITIONS): wllama's build without JSPI and memory64, for WebKit (issue 24).
+CONDITIONAL_PREFIXES: dict[str, str] = {"vendor/wllama-compat/": "wasm-compat"}
 # Where the service worker and the page keep files by content (one source: the manifest carries them).
 FILES_CACHE = "openmasq-files"
 FILE_KEY_PREFIX = "__openmasq/file/"
@@ -58,6 +62,10 @@ VENDOR_FILES: dict[str, str] = {
     "pouchdb/dist/pouchdb.min.js": "vendor/pouchdb.min.js",
     "@wllama/wllama/esm/index.js": "vendor/wllama/index.js",
     "@wllama/wllama/esm/wasm/wllama.wasm": "vendor/wllama/wllama.wasm",
+    # Its compatibility build (Asyncify instead of JSPI, 32-bit memory): wllama fetches the script and the wasm
+    # from the URLs llm-worker gives it (never its CDN default).
+    "@wllama/wllama-compat/wasm/wllama.js": "vendor/wllama-compat/wllama.js",
+    "@wllama/wllama-compat/wasm/wllama.wasm": "vendor/wllama-compat/wllama.wasm",
     "@huggingface/transformers/dist/transformers.min.js": "vendor/transformers/transformers.min.js",
     # The ORT build transformers.js 4.3.2 bundles (1.31.0-dev); the plain simd-threaded pair was the
     # fastest single-threaded option measured (docs toolchain.md).
@@ -103,6 +111,7 @@ class ManifestFile:
     sha256: str
     size: int
     group: str
+    only: str = ""  # a condition the browser must meet to download it (CONDITIONAL_PREFIXES), or always
 
 
 @dataclass
@@ -350,6 +359,18 @@ def group_of(rel: str) -> str:
     return APP_GROUP
 
 
+def condition_of(rel: str) -> str:
+    """The browser condition under which a site path is downloaded with its group ("" for always)."""
+    return next((only for prefix, only in CONDITIONAL_PREFIXES.items() if rel.startswith(prefix)), "")
+
+
+def _manifest_entry(f: ManifestFile) -> dict[str, object]:
+    entry: dict[str, object] = {"path": f.path, "sha256": f.sha256, "size": f.size, "group": f.group}
+    if f.only:
+        entry["only"] = f.only
+    return entry
+
+
 def manifest_doc(hash_: str, files: list[ManifestFile]) -> dict[str, object]:
     """What files.json holds and sw.js embeds: the build, the cache names and every file."""
     return {
@@ -358,7 +379,7 @@ def manifest_doc(hash_: str, files: list[ManifestFile]) -> dict[str, object]:
         "fileKeyPrefix": FILE_KEY_PREFIX,
         "partialCache": PARTIAL_CACHE,
         "appGroup": APP_GROUP,
-        "files": [{"path": f.path, "sha256": f.sha256, "size": f.size, "group": f.group} for f in files],
+        "files": [_manifest_entry(f) for f in files],
     }
 
 
@@ -449,7 +470,8 @@ def build_site(options: BuildOptions, log: Callable[[str], None] = lambda _: Non
             assert entry.source is not None
             written += copy_if_changed(entry.source, dest, rel, state)
     listed = sorted(rel for rel, entry in entries.items() if entry.precache)
-    files = [ManifestFile(rel, state.sha256(rel, out / rel), (out / rel).stat().st_size, group_of(rel))
+    files = [ManifestFile(rel, state.sha256(rel, out / rel), (out / rel).stat().st_size, group_of(rel),
+                          condition_of(rel))
              for rel in listed]
     hash_ = build_hash([(f.path, f.sha256) for f in files])
     manifest = manifest_doc(hash_, files)

@@ -5,6 +5,7 @@ import { html, useEffect, useState } from "../lib.js";
 import { t, formatBytes } from "../i18n.js";
 import { useApp } from "../app.js";
 import { cancelDownload, downloadModel, modelStates, onModelsChange, removeModel } from "../downloads.js";
+import { needsWasmCompat } from "../../worker/wasm-features.js";
 import { appOffline, onPrecacheProgress, requestPersistence, storageStatus } from "../offline.js";
 
 const MODEL_ORDER = ["smollm2", "e5", "ocr"];
@@ -74,6 +75,8 @@ function ModelRow({ group, model, progress, free, onDownload, onCancel, onRemove
   return html`<div class="model-row" data-model=${group} data-state=${state}>
     <p><strong>${t(`models.${group}`)}</strong> · ${size}</p>
     <p class="help">${t(`models.${group}Help`)}</p>
+    ${group === "smollm2" && needsWasmCompat()
+      ? html`<p class="help" data-testid="model-compat">${t("models.smollm2Compat")}</p>` : null}
     ${state === "downloading"
       ? html`<progress max=${progress?.total || model.bytes} value=${progress?.loaded || 0}
           aria-label=${t(`models.${group}`)}></progress>
