@@ -32,7 +32,7 @@ from openmasq.memory.model import (
     Sentence,
 )
 from openmasq.redact import RedactOptions, Vault, pseudonymise
-from openmasq.testing.scripted import reply_events
+from openmasq.testing import reply_events
 
 Script = Callable[[CallModel], ModelReply]
 
