@@ -6,11 +6,13 @@ the send goes through masked. Each case went "blocked: a real value reached the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable
 
 from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta, ToolCallDelta
 from openmasq.chat.conversation import Conversation
-from openmasq.chat.send import Answer, CallModel, ReplyDelta, SendInput, SendOutcome, Step, send_flow
+from openmasq.chat.drive import ReferenceDriver
+from openmasq.chat.send import SendInput, SendOutcome, send_flow
+from openmasq.chat.steps import CallModel
 from openmasq.memory.model import MemoryStore
 from openmasq.memory.ops import create_card
 from openmasq.redact import Vault, pseudonymise, restore
@@ -30,24 +32,14 @@ def _send(conv: Conversation, text: str, reply: str | Callable[[ChatRequest], st
           store: MemoryStore | None = None) -> tuple[SendOutcome, list[ChatRequest]]:
     """Drive one send against a scripted model (a text it says, or the events it streams); returns the
     outcome and every request it made."""
-    flow: Generator[Step, Answer, SendOutcome] = send_flow(
-        SendInput(conv, text, store or MemoryStore(), "m", NOW, _ids()))
-    sent: list[ChatRequest] = []
-    events: Iterator[StreamEvent] = iter(())
-    try:
-        step = next(flow)
-        while True:
-            answer: Answer = None
-            if isinstance(step, CallModel):
-                sent.append(step.request)
-                said = reply(step.request) if callable(reply) else reply
-                events = iter(said if isinstance(said, list) else [TextDelta(said), Done("stop")])
-                answer = next(events, None)
-            elif isinstance(step, ReplyDelta) and step.wants_event:
-                answer = next(events, None)
-            step = flow.send(answer)
-    except StopIteration as stop:
-        return stop.value, sent
+    def model(call: CallModel) -> list[StreamEvent]:
+        said = reply(call.request) if callable(reply) else reply
+        return said if isinstance(said, list) else [TextDelta(said), Done("stop")]
+
+    driver = ReferenceDriver(model)
+    outcome = driver.run(send_flow(SendInput(conv, text, store or MemoryStore(), "m", NOW, _ids())))
+    assert outcome is not None
+    return outcome, [call.request for call in driver.calls]
 
 
 def _wire(request: ChatRequest) -> str:

@@ -1,5 +1,6 @@
-"""The extraction run as a sans-I/O flow against a scripted model (reference 3.8, 11.1, 11.14; 12
-items 0, 7, 15a, 15b), with egress tests: no real value in any text yielded to the model."""
+"""The extraction run as a sans-I/O flow against a scripted model driven by the reference driver
+(reference 3.8, 11.1, 11.14; 12 items 0, 7, 15a, 15b), with egress tests: no real value in any text
+yielded to the model."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from dataclasses import dataclass, field
 import pytest
 
 import openmasq.memory.extract.run as run_module
+from openmasq.chat.codecs import StreamEvent
+from openmasq.chat.drive import ReferenceDriver
+from openmasq.chat.steps import CallModel, ModelReply, ReplyDelta
 from openmasq.memory.extract.run import (
     ExtractionInput,
     ExtractionMessage,
     ExtractionOutcome,
     Feedback,
-    ModelCall,
-    ModelReply,
     exclusion_names,
     run_extraction,
 )
@@ -30,28 +32,32 @@ from openmasq.memory.model import (
     Sentence,
 )
 from openmasq.redact import RedactOptions, Vault, pseudonymise
+from openmasq.testing import reply_events
 
-Script = Callable[[ModelCall], ModelReply]
+Script = Callable[[CallModel], ModelReply]
 
 
 def drive(inp: ExtractionInput, replies: Sequence[ModelReply | Script] = (), **kwargs: object
-          ) -> tuple[ExtractionOutcome, list[ModelCall]]:
+          ) -> tuple[ExtractionOutcome, list[CallModel]]:
     """Run the flow against a scripted model: each call gets the next reply (or the reply a
-    function computes from the call)."""
-    flow = run_extraction(inp, **kwargs)  # type: ignore[arg-type]
-    calls: list[ModelCall] = []
+    function computes from the call), streamed whole."""
     script = list(replies)
-    try:
-        call = next(flow)
-        while True:
-            calls.append(call)
-            assert script, f"unexpected call #{len(calls)}"
-            reply = script.pop(0)
-            call = flow.send(reply(call) if callable(reply) else reply)
-    except StopIteration as stop:
-        outcome: ExtractionOutcome = stop.value
-    assert outcome.calls == tuple(calls)
-    return outcome, calls
+
+    def model(call: CallModel) -> list[StreamEvent]:
+        assert script, f"unexpected call #{call.call}"
+        reply = script.pop(0)
+        return reply_events(reply(call) if callable(reply) else reply)
+
+    driver = ReferenceDriver(model)
+    outcome = driver.run(run_extraction(inp, **kwargs))  # type: ignore[arg-type]
+    assert outcome is not None and outcome.calls == tuple(driver.calls)
+    assert all(isinstance(step, ReplyDelta) and not step.text for step in driver.steps if step not in driver.calls)
+    return outcome, driver.calls
+
+
+def sent(call: CallModel, index: int = 0) -> str:
+    """The text of the call's message at `index` (0: the turns it reads)."""
+    return call.request.messages[index].content
 
 
 def extraction(*facts: tuple[str, str, str] | tuple[str, str, str, str], profile: str | None = None) -> ModelReply:
@@ -137,7 +143,8 @@ def test_the_model_sees_the_fake_and_the_store_gets_the_real_name():
     assert [(c.entity, c.source) for c in store.cards] == [("Karl Studio", "auto")]
     assert "Karl Studio" in store.cards[0].facts
     assert outcome.watermark == 2 and outcome.status == "noted" and outcome.count == 1
-    assert (calls[0].temperature, calls[0].timeout_s, calls[0].purpose) == (0.0, 60.0, "extract")
+    assert (calls[0].request.temperature, calls[0].timeout_s, calls[0].purpose) == (0.0, 60.0, "extract")
+    assert calls[0].request.stream and calls[0].request.tools == ()
 
 
 @pytest.mark.parametrize(("auto", "pending", "watermark", "reason"), [
@@ -170,7 +177,7 @@ def test_an_explicit_ask_rereads_below_the_watermark():
     outcome, calls = drive(make_input(messages, watermark=2, auto_extract=False, store=store),
                            [extraction(("Norvik Group", "Fait nos maquettes.", "organisation"))])
     assert outcome.explicit
-    assert "Utilisateur : Norvik Group fait nos maquettes." in calls[0].messages[0]["content"]
+    assert "Utilisateur : Norvik Group fait nos maquettes." in sent(calls[0])
     assert [c.entity for c in store.cards] == ["Karl Studio"]
     assert outcome.feedback == Feedback("m3", count=1, created_ids=(store.cards[0].id,))
 
@@ -213,7 +220,7 @@ def test_a_silent_run_has_no_feedback():
     outcome, _ = drive(make_input([user(0, LONG_TALK), assistant(1, "ok")]),
                        [extraction(("Norvik Group", "Agence de design.", "organisation"))])
     assert outcome.feedback is None and outcome.count == 1
-    assert all(call.pending_feedback is None for call in outcome.calls)
+    assert all(call.noting is None for call in outcome.calls)
 
 
 # --- reference 11.1: preferences, notes, update and attachment through the real merge --------
@@ -330,7 +337,7 @@ def test_the_explicit_lookback_is_six_messages():
            for m in (user(2 * i, f"Sujet{i} : Karl Studio version {i}."), assistant(2 * i + 1, "ok"))]
     messages = [*old, user(8, "Retiens ça.", kinds=()), assistant(9, "ok")]
     _, calls = drive(make_input(messages, watermark=8), [EMPTY])
-    wire = calls[0].messages[0]["content"]
+    wire = sent(calls[0])
     assert "Sujet1" in wire and "Sujet0" not in wire  # messages 2..9 are read, 0 and 1 are not
 
 
@@ -388,7 +395,7 @@ SAINT_ANDIOL_REPLY = extraction(("Laurent Saint-Andiol", "Dirige la mairie.", "p
 
 def test_explicit_wire_holds_labelled_turns_and_the_assistant_only_entity_is_stored(store: MemoryStore):
     outcome, calls = drive(make_input(SAINT_ANDIOL, store=store, auto_extract=False), [SAINT_ANDIOL_REPLY])
-    wire = calls[0].messages[0]["content"]
+    wire = sent(calls[0])
     assert "Assistant : D'après la page consultée, c'est Laurent Saint-Andiol." in wire
     assert "Utilisateur : retiens tout ça dans ta mémoire" in wire
     assert [c.entity for c in store.cards] == ["Laurent Saint-Andiol"]
@@ -397,7 +404,7 @@ def test_explicit_wire_holds_labelled_turns_and_the_assistant_only_entity_is_sto
 
 def test_silent_mode_reads_user_turns_only_so_the_assistant_entity_is_not_anchored(store: MemoryStore):
     outcome, calls = drive(make_input(SAINT_ANDIOL, store=store, explicit=False), [SAINT_ANDIOL_REPLY])
-    assert "Saint-Andiol" not in calls[0].messages[0]["content"]
+    assert "Saint-Andiol" not in sent(calls[0])
     assert outcome.count == 0 and store.cards == []
 
 
@@ -412,9 +419,9 @@ def test_an_illegible_reply_gets_one_corrective_retry(store: MemoryStore):
     outcome, calls = drive(make_input(SAINT_ANDIOL, store=store), [ModelReply.ok("Voici les faits : Laurent dirige."),
                                                         SAINT_ANDIOL_REPLY])
     assert [c.purpose for c in calls] == ["extract", "retry"]
-    retry = calls[1].messages
-    assert retry[1] == {"role": "assistant", "content": "Voici les faits : Laurent dirige."}
-    assert "UNIQUEMENT l'objet JSON" in retry[2]["content"]
+    retry = calls[1].request.messages
+    assert (retry[1].role, retry[1].content) == ("assistant", "Voici les faits : Laurent dirige.")
+    assert "UNIQUEMENT l'objet JSON" in retry[2].content
     assert outcome.count == 1
 
 
@@ -429,7 +436,7 @@ def test_unreachable_explicit_fails_keeps_the_watermark_and_showed_pending(store
     outcome, calls = drive(make_input(SAINT_ANDIOL, store=store), [ModelReply.failure("unreachable")])
     assert outcome.feedback == Feedback("m3", count=0, failed=True)
     assert outcome.watermark == 0
-    assert calls[0].pending_feedback == Feedback("m3", pending=True)
+    assert calls[0].noting == "m3"
 
 
 # --- section 12 fixes -------------------------------------------------------------------------
@@ -451,7 +458,7 @@ def test_the_explicit_sweep_asks_again_with_the_captured_fakes_excluded(store: M
     second = extraction(("Entité 25", "f", "autre"), ("Entité 26", "f", "autre"))
     outcome, calls = drive(make_input(messages, store=store), [extraction(*first), second], merge=RecordingMerge())
     assert len(calls) == 2 and outcome.passes == 2 and outcome.count == 27
-    assert "Entité 24" in calls[1].system and "Entité 24" not in calls[0].system
+    assert "Entité 24" in calls[1].request.system and "Entité 24" not in calls[0].request.system
     assert outcome.journal == "27 faits · 2 passes"
 
 
@@ -459,7 +466,7 @@ def test_the_wire_uses_the_full_replay_so_a_case_variant_is_masked():
     messages = [user(0, LONG_TALK), assistant(1, "ok"), user(2, "KARL STUDIO et karl studio ont rappelé."),
                 assistant(3, "ok")]
     outcome, calls = drive(make_input(messages), [EMPTY])
-    wire = calls[0].messages[0]["content"]
+    wire = sent(calls[0])
     assert "KARL" not in wire.upper().replace("NORVIK", "") and "NORVIK GROUP" in wire
     assert outcome.vault is not None and "NORVIK GROUP" in outcome.vault.entries
 
@@ -490,8 +497,8 @@ def test_the_input_vault_is_not_modified_and_the_run_returns_its_own_copy():
 def test_the_english_ui_gets_the_english_prompt_and_labels(store: MemoryStore):
     messages = [user(0, "Remember that Karl Studio does our mock-ups."), assistant(1, "Sure.")]
     outcome, calls = drive(make_input(messages, store=store, ui_language="en"), [EMPTY])
-    assert calls[0].system.startswith("You extract DURABLE facts")
-    assert calls[0].messages[0]["content"].startswith("User: ")
+    assert calls[0].request.system.startswith("You extract DURABLE facts")
+    assert sent(calls[0]).startswith("User: ")
     assert outcome.journal == "nothing durable to remember · 1 pass"
 
 
@@ -538,11 +545,11 @@ REALS = ["Marie Dupont", "MARIE DUPONT", "Dupont", "Karl Studio", "marie.dupont@
          "06 12 34 56 78", "Jean Moreau", "Moreau", "Vexalis"]
 
 
-def _echo_model(call: ModelCall) -> ModelReply:
+def _echo_model(call: CallModel) -> ModelReply:
     """A model that extracts the capitalised pairs it sees on the wire (fakes, if all is well)."""
     import re
 
-    wire = call.messages[0]["content"]
+    wire = sent(call)
     names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-zé]+ [A-Z][a-zé]+\b", wire)))[:6]
     return extraction(*[(n, f"{n} travaille sur le devis.", "personne") for n in names],
                       profile="Prépare des devis.")
@@ -573,7 +580,7 @@ def test_memory_entities_are_listed_as_their_fakes_and_never_real():
         Card("c3", "Projet Sans Fake", "projet", [Sentence("Refonte.", 1)]),
     ])
     _, calls = drive(make_input(messages, vault=vault, store=store, explicit=True), [EMPTY])
-    system = calls[0].system
+    system = calls[0].request.system
     fake_marie = vault.substitute_of("Marie Dupont")
     fake_karl = vault.substitute_of("Karl Studio SAS")
     assert fake_marie and fake_karl
@@ -589,14 +596,14 @@ def test_a_refused_or_rejected_entity_is_never_in_the_prompt():
         refusals=[Refusal("marie dupont", None, 1)],
     )
     _, calls = drive(make_input(messages, vault=vault, store=store, explicit=True), [EMPTY])
-    assert "MÉMOIRE" not in calls[0].system
+    assert "MÉMOIRE" not in calls[0].request.system
     assert exclusion_names(store, vault, "Marie Dupont chez Karl Studio SAS", RedactOptions()) == []
 
 
 def test_a_retry_re_fakes_a_real_value_the_model_wrote():
     messages = [user(0, LONG_TALK), assistant(1, "ok")]
     outcome, calls = drive(make_input(messages), [ModelReply.ok("Je pense à Karl Studio, pas de JSON."), EMPTY])
-    assert calls[1].messages[1]["content"] == "Je pense à Norvik Group, pas de JSON."
+    assert sent(calls[1], 1) == "Je pense à Norvik Group, pas de JSON."
     assert all("Karl Studio" not in text for text in outcome.sent_texts())
 
 
@@ -613,9 +620,9 @@ def test_a_category_switched_off_stays_in_clear_as_at_send_time_and_is_not_block
     messages = [user(0, LONG_TALK + " Appeler le 06 12 34 56 78."), assistant(1, "ok")]
     options = RedactOptions(categories=(("phone", False),))
     outcome, calls = drive(make_input(messages, vault=vault, redact_options=options), [EMPTY])
-    assert outcome.status == "nothing" and "06 12 34 56 78" in calls[0].messages[0]["content"]
+    assert outcome.status == "nothing" and "06 12 34 56 78" in sent(calls[0])
     outcome, calls = drive(make_input(messages, vault=vault), [EMPTY])
-    assert "06 12 34 56 78" not in calls[0].messages[0]["content"]
+    assert "06 12 34 56 78" not in sent(calls[0])
 
 
 def test_exclusion_names_are_fakes_of_mentioned_cards_and_a_name_without_a_fake_is_left_out():

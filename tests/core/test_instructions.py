@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
 import openmasq.chat.send as send_module
 from openmasq.chat.codecs import ChatRequest, Done, StreamEvent, TextDelta, Usage
 from openmasq.chat.conversation import Conversation, conversation_from_dict, conversation_to_dict
+from openmasq.chat.drive import ReferenceDriver
 from openmasq.chat.instructions import Persona, check_instructions, check_persona_name, instructions_for
-from openmasq.chat.send import CallModel, ReplyDelta, SendInput, SendOutcome, preview_instructions, send_flow
+from openmasq.chat.send import SendInput, SendOutcome, preview_instructions, send_flow
 from openmasq.memory.model import MemoryStore
 from openmasq.redact import RedactionError, Vault
 from openmasq.store import StateDocument, document_from_json, document_to_json, migrate
@@ -35,22 +36,10 @@ def ids() -> Callable[[], str]:
 
 def send(conv: Conversation, text: str, system: str,
          model: Callable[[ChatRequest], list[StreamEvent]]) -> tuple[SendOutcome, list[ChatRequest]]:
-    flow = send_flow(SendInput(conv, text, MemoryStore(), "m", NOW, ids(), system_prompt=system))
-    sent: list[ChatRequest] = []
-    events: Iterator[StreamEvent] = iter(())
-    try:
-        step = next(flow)
-        while True:
-            answer = None
-            if isinstance(step, CallModel):
-                sent.append(step.request)
-                events = iter(model(step.request))
-                answer = next(events, None)
-            elif isinstance(step, ReplyDelta) and step.wants_event:
-                answer = next(events, None)
-            step = flow.send(answer)
-    except StopIteration as stop:
-        return stop.value, sent
+    driver = ReferenceDriver(lambda call: model(call.request))
+    outcome = driver.run(send_flow(SendInput(conv, text, MemoryStore(), "m", NOW, ids(), system_prompt=system)))
+    assert outcome is not None
+    return outcome, [call.request for call in driver.calls]
 
 
 def fake_of(conv: Conversation, real: str) -> str:

@@ -153,7 +153,7 @@ def test_a_fact_from_an_attached_document_becomes_a_card_with_nothing_real_on_th
 
     def extractor(call: Any) -> dict[str, Any]:
         """Notes the accountant only when the replay it reads holds the document's sentence about her."""
-        read = json.dumps(call.messages, ensure_ascii=False)
+        read = json.dumps([m.content for m in call.request.messages], ensure_ascii=False)
         seen.append(read)
         found = "reçoit les relevés" in read
         return facts(("Capucine Vasseur", "Comptable ; reçoit les relevés chaque mois.", "personne")) if found \

@@ -4,7 +4,7 @@ rule, streamed restore, the bounded memory_search loop, and interrupted streams.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 
 import pytest
 
@@ -20,6 +20,7 @@ from openmasq.chat.codecs import (
     Usage,
 )
 from openmasq.chat.conversation import Conversation, Message
+from openmasq.chat.drive import ReferenceDriver
 from openmasq.chat.send import (
     MAX_MODEL_CALLS,
     Answer,
@@ -67,24 +68,11 @@ def say(text: str, chunk: int = 3) -> list[StreamEvent]:
 
 def drive(flow: Generator[Step, Answer, SendOutcome], model: Model,
           index: Callable[[str, int], list[tuple[str, float]] | None] | None = None) -> tuple[SendOutcome, list[Step]]:
-    """Steps the flow like a shell; `index` answers FindNeighbours as the embedding index would."""
-    steps: list[Step] = []
-    events: Iterator[StreamEvent] = iter(())
-    try:
-        step = next(flow)
-        while True:
-            steps.append(step)
-            answer: Answer = None
-            if isinstance(step, CallModel):
-                events = iter(model(step.request))
-                answer = next(events, None)
-            elif isinstance(step, ReplyDelta) and step.wants_event:
-                answer = next(events, None)
-            elif isinstance(step, FindNeighbours):
-                answer = index(step.query, step.k) if index is not None else None
-            step = flow.send(answer)
-    except StopIteration as stop:
-        return stop.value, steps
+    """Steps the flow with the reference driver; `index` answers FindNeighbours as the embedding index would."""
+    driver = ReferenceDriver(lambda call: model(call.request), neighbours=index)
+    outcome = driver.run(flow)
+    assert outcome is not None
+    return outcome, driver.steps
 
 
 def requests(steps: list[Step]) -> list[ChatRequest]:

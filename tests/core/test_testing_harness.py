@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from openmasq.chat.codecs import ChatRequest, Done, ErrorEvent, Message, TextDelta, ToolCallDelta
-from openmasq.memory.extract import ModelCall
+from openmasq.chat.steps import CallModel
 from openmasq.testing import (
     CallTool,
     Fail,
@@ -22,6 +22,10 @@ from openmasq.testing import (
 
 def request(text: str) -> ChatRequest:
     return ChatRequest("m", (Message("user", text),))
+
+
+def extraction_call() -> CallModel:
+    return CallModel(ChatRequest("m", (), "s", stream=True), purpose="extract")
 
 
 def test_a_say_turn_streams_in_chunks_and_ends_with_done() -> None:
@@ -54,13 +58,13 @@ def test_a_fail_turn_says_its_partial_text_then_errors() -> None:
 def test_an_exhausted_script_says_d_accord_and_extracts_nothing() -> None:
     model = ScriptedModel()
     assert "".join(e.text for e in model.respond(request("x")) if isinstance(e, TextDelta)) == "D'accord."
-    reply = model.extract(ModelCall("s", []))
+    reply = model.extract(extraction_call())
     assert reply.text is not None and json.loads(reply.text) == {"profil": None, "faits": []}
 
 
 def test_extractor_replies_are_spoken_as_fakes() -> None:
     model = ScriptedModel().extractor(facts(("Claire Fontaine", "Designer.", "personne")))
-    reply = model.extract(ModelCall("s", []), speak=lambda t: t.replace("Claire Fontaine", "Lina Roy"))
+    reply = model.extract(extraction_call(), speak=lambda t: t.replace("Claire Fontaine", "Lina Roy"))
     assert reply.text is not None and json.loads(reply.text)["faits"][0]["entite"] == "Lina Roy"
 
 

@@ -14,7 +14,8 @@ from openmasq.chat.codecs.anthropic import StreamDecoder as AnthropicStream
 from openmasq.chat.codecs.openai import StreamDecoder as OpenAIStream
 from openmasq.chat.codecs.openai import decode_response
 from openmasq.chat.conversation import Conversation, Message
-from openmasq.chat.send import CallModel, ReplyDelta, SendInput, send_flow
+from openmasq.chat.drive import ReferenceDriver
+from openmasq.chat.send import SendInput, send_flow
 from openmasq.chat.usage import (
     Price,
     Tokens,
@@ -52,20 +53,9 @@ def drive(conv: Conversation, calls: list[list[StreamEvent]], store: MemoryStore
     counter = iter(range(1, 100))
     flow = send_flow(SendInput(conv, "Que sais-tu de Claire Fontaine ?", store or MemoryStore(), "m", NOW,
                                lambda: f"m{next(counter)}"))
-    events = iter(())
-    step = next(flow)
-    try:
-        while True:
-            answer = None
-            if isinstance(step, CallModel):
-                events = iter(calls.pop(0))
-                answer = next(events, None)
-            elif isinstance(step, ReplyDelta) and step.wants_event:
-                answer = next(events, None)
-            step = flow.send(answer)
-    except StopIteration as stop:
-        assert stop.value.reply is not None
-        return stop.value.reply
+    outcome = ReferenceDriver(lambda _call: calls.pop(0)).run(flow)
+    assert outcome is not None and outcome.reply is not None
+    return outcome.reply
 
 
 def conversation() -> Conversation:

@@ -13,7 +13,9 @@ import pytest
 from test_proxy_upstream import Received, Reply, ScriptedUpstream, anthropic_stream, openai_stream
 
 from openmasq.chat.codecs import StreamEvent, anthropic, openai
-from openmasq.chat.send import Answer, CallModel, PersistTurn, ReplyDelta, SendInput, SendOutcome, Step, send_flow
+from openmasq.chat.drive import ReferenceDriver
+from openmasq.chat.send import SendInput, SendOutcome, send_flow
+from openmasq.chat.steps import Answer, CallModel, PersistTurn, Step
 from openmasq.testing import Workspace, appears_in
 
 
@@ -31,28 +33,19 @@ def http_events(client: httpx.Client, call: CallModel, base_url: str, api: str) 
 
 def drive_over_http(flow: Generator[Step, Answer, SendOutcome], base_url: str, api: str
                     ) -> tuple[SendOutcome, str, int]:
-    shown: list[str] = []
-    persisted_at_request = -1
-    persisted = 0
-    events: Iterator[StreamEvent] = iter(())
+    """The reference driver over httpx: returns the outcome, what was shown and how many times the
+    turn was persisted before the first request left."""
+    persisted: list[PersistTurn] = []
+    at_first_request: list[int] = []
     with httpx.Client(timeout=10) as client:
-        try:
-            step = next(flow)
-            while True:
-                answer: Answer = None
-                if isinstance(step, PersistTurn):
-                    persisted += 1
-                elif isinstance(step, CallModel):
-                    persisted_at_request = persisted if persisted_at_request < 0 else persisted_at_request
-                    events = http_events(client, step, base_url, api)
-                    answer = next(events, None)
-                elif isinstance(step, ReplyDelta):
-                    shown.append(step.text)
-                    answer = next(events, None) if step.wants_event else None
-                step = flow.send(answer)
-        except StopIteration as stop:
-            return stop.value, "".join(shown), persisted_at_request
-    raise AssertionError("unreachable")
+        def model(call: CallModel) -> Iterator[StreamEvent]:
+            at_first_request.append(len(persisted))
+            return http_events(client, call, base_url, api)
+
+        driver = ReferenceDriver(model, persist=persisted.append)
+        outcome = driver.run(flow)
+    assert outcome is not None
+    return outcome, "".join(driver.shown), at_first_request[0] if at_first_request else -1
 
 
 def _text(content: Any) -> str:

@@ -15,8 +15,8 @@ from .conversation import Conversation
 
 
 def extraction_input(conv: Conversation, store: MemoryStore, options: RedactOptions, *, now: int,
-                     new_id: Callable[[], str], explicit: bool | None = None, ui_language: str = "fr"
-                     ) -> ExtractionInput:
+                     new_id: Callable[[], str], explicit: bool | None = None, ui_language: str = "fr",
+                     model: str = "") -> ExtractionInput:
     """What run_extraction reads of `conv`: its messages (real text with the files a turn sent,
     redaction counts and span kinds), its watermark and vault, the conversation's send options."""
     messages = [
@@ -26,7 +26,7 @@ def extraction_input(conv: Conversation, store: MemoryStore, options: RedactOpti
     return ExtractionInput(conv.id, messages, conv.memory_watermark, conv.vault, store, now, new_id,
                            explicit=explicit, memory_off=conv.memory_off, auto_extract=store.settings.auto_extract,
                            ui_language="en" if ui_language == "en" else "fr", scope=conv.space,
-                           redact_options=options)
+                           redact_options=options, model=model)
 
 
 def apply_extraction(conv: Conversation, store: MemoryStore, outcome: ExtractionOutcome, *, now: int) -> None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..attach import Attachment, Redacted, redact_with_attachments
-from ..memory.extract.run import carries_real_value, real_values
 from ..memory.model import MemoryStore
 from ..memory.ops import note_title
 from ..memory.search import (
@@ -36,6 +35,7 @@ from ..redact import (
     restore_args,
 )
 from ..redact.collisions import MAX_COLLISION_ROUNDS, rename_substitutes, renamed_substitutes
+from ..redact.egress import leaks, real_values
 from ..redact.spans import Span
 from .attachments import (
     TurnAttachment,
@@ -52,7 +52,6 @@ from .codecs import (
     Done,
     ErrorEvent,
     ReasoningDelta,
-    StreamEvent,
     TextDelta,
     ToolCall,
     ToolCallAccumulator,
@@ -63,48 +62,13 @@ from .codecs import (
 from .codecs import Message as WireMessage
 from .context import DEFAULT_REPLY_RESERVE, trim_history
 from .conversation import Conversation, MemorySkip, Message, ToolUse
+from .steps import Answer, CallModel, FindNeighbours, PersistTurn, ReplyDelta, Step
 
 MAX_MODEL_CALLS = 4  # per send: the tool loop is bounded; the last call is made without tools
 UNKNOWN_TOOL = "Outil inconnu : seul memory_search est disponible."
 
 # "stale": the composer's preview showed another masking than the send would make (nothing was sent).
 Status = Literal["done", "blocked", "interrupted", "stale"]
-
-
-# --- steps -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PersistTurn:
-    conversation: Conversation
-    message: Message
-
-
-@dataclass(frozen=True)
-class CallModel:
-    request: ChatRequest
-    call: int  # 1-based within this send
-
-
-@dataclass(frozen=True)
-class ReplyDelta:
-    text: str
-    wants_event: bool = True
-    # Restored reasoning ("thinking") to show apart from the answer, never inside `text`.
-    reasoning: str = ""
-
-
-@dataclass(frozen=True)
-class FindNeighbours:
-    """memory_search's semantic top-up: the shell's embedding index answers with the cards nearest to
-    the REAL query, as (card id, cosine) pairs best first, or None when it cannot (lexical only)."""
-
-    query: str
-    k: int
-
-
-Step = PersistTurn | CallModel | ReplyDelta | FindNeighbours
-Answer = StreamEvent | list[Neighbour] | None
 
 
 # --- input and outcome ---------------------------------------------------------------------------
@@ -236,21 +200,6 @@ def replay_history(messages: Sequence[Message], vault: Vault, options: RedactOpt
                         parts=replayed_parts(m, vault, options) if m.role == "user" else (),
                         images=replayed_images(m) if m.role == "user" else ())
             for m in replayable_turns(list(messages))]
-
-
-def request_texts(request: ChatRequest) -> list[str]:
-    """Every text a request carries to the model."""
-    texts = [request.system]
-    for message in request.messages:
-        texts.extend(message.texts)
-        texts.extend(call.arguments for call in message.tool_calls)
-    return texts
-
-
-def leaks(request: ChatRequest, vault: Vault, options: RedactOptions) -> bool:
-    """The send's postcondition on the whole request: no real value the vault masks is present."""
-    reals = real_values(vault, options)
-    return any(carries_real_value(text, reals) for text in request_texts(request) if text)
 
 
 # --- the flow ------------------------------------------------------------------------------------
@@ -440,8 +389,7 @@ def _tool_results_leak(current: list[WireMessage], turn: _Turn) -> bool:
     message were checked before the first call; the model's own tool calls go back as it wrote
     them. A value the search taught the vault may already have left in clear in the user's text,
     "Claire" alone: re-checking those would block a send that revealed nothing new.)"""
-    reals = real_values(turn.vault, turn.options)
-    return any(carries_real_value(m.content, reals) for m in current if m.role == "tool")
+    return leaks((m.content for m in current if m.role == "tool"), real_values(turn.vault, turn.options))
 
 
 def _answered_again(conv: Conversation, inp: SendInput) -> Message:
@@ -543,7 +491,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     or the first request cannot be proven free of real values, the flow returns `blocked` before
     yielding anything.
 
-    Driving it (the protocol every shell follows):
+    Driving it (the protocol every shell follows: chat/steps.py, and chat/drive.py's Driver answers it):
     - `PersistTurn(conversation, message)`: the user's turn and the conversation's vault are final;
       write the conversation to storage NOW, before any request leaves. Answer None.
     - `CallModel(request, call)`: send `request` (a neutral ChatRequest, stream=True) to the model.
@@ -551,6 +499,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     - `ReplyDelta(text, wants_event)`: show `text` (restored, real values) after the reply so far.
       When `wants_event`, answer with the next stream event (None if the stream ended without a
       Done: it counts as interrupted); otherwise the call is over: answer None.
+    - `FindNeighbours(query, k)`: the embedding index's nearest cards, or None.
     The generator returns a `SendOutcome`. Closing it (`close()`) mid-stream stops the turn: the
     partial reply stays in the conversation, marked interrupted. Either way the shell then persists
     the conversation once more."""
@@ -576,7 +525,7 @@ def send_flow(inp: SendInput) -> Generator[Step, Answer, SendOutcome]:
     reserve = inp.max_tokens or DEFAULT_REPLY_RESERVE
     history, dropped = trim_history(system, history, current, limit_tokens=inp.context_tokens, reserve_tokens=reserve)
     first = ChatRequest(inp.model, (*history, *current), system, tools, inp.temperature, inp.max_tokens, stream=True)
-    if leaks(first, vault, options):
+    if leaks(first.texts(), real_values(vault, options)):
         return _blocked(conv, user, "a real value reached the request", inp.again)
 
     user.error = None  # a turn answered again was a draft or had failed: it is sent now

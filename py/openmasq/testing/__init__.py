@@ -11,6 +11,7 @@ from .scripted import (
     ScriptedModel,
     facts,
     last_user_text,
+    reply_events,
     tool_results,
 )
 from .workspace import SentTurn, WireRecord, Workspace, appears_in, attached
@@ -28,5 +29,6 @@ __all__ = [
     "facts",
     "in_fresh_loop",
     "last_user_text",
+    "reply_events",
     "tool_results",
 ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..chat.codecs import ChatRequest, Done, ErrorEvent, StreamEvent, TextDelta, ToolCallDelta, Usage
 from ..chat.context import estimate_tokens
-from ..memory.extract import ModelCall, ModelReply
+from ..chat.steps import CallModel, ModelReply
 
 Speak = Callable[[str], str]  # real text -> the same text as the model would write it (fakes)
 
@@ -43,7 +43,7 @@ class Fail:
 
 Action = Say | CallTool | Fail
 Turn = Action | str | Callable[[ChatRequest], "Action | str"]
-ExtractorReply = str | Mapping[str, Any] | ModelReply | Callable[[ModelCall], "str | Mapping[str, Any] | ModelReply"]
+ExtractorReply = str | Mapping[str, Any] | ModelReply | Callable[[CallModel], "str | Mapping[str, Any] | ModelReply"]
 
 DEFAULT_ANSWER = "D'accord."
 EMPTY_EXTRACTION = '{"profil": null, "faits": []}'
@@ -72,7 +72,7 @@ class ScriptedModel:
         self.turns: deque[Turn] = deque(turns)
         self.extractions: deque[ExtractorReply] = deque()
         self.requests: list[ChatRequest] = []
-        self.extraction_calls: list[ModelCall] = []
+        self.extraction_calls: list[CallModel] = []
 
     def then(self, *turns: Turn) -> ScriptedModel:
         self.turns.extend(turns)
@@ -108,7 +108,14 @@ class ScriptedModel:
             Done("tool_calls"),
         ]
 
-    def extract(self, call: ModelCall, speak: Speak = str) -> ModelReply:
+    def answer(self, call: CallModel, speak: Speak = str) -> list[StreamEvent]:
+        """The stream answering a model call: a chat turn for a message, an extractor reply (whole,
+        streamed in one delta) for an extraction call."""
+        return self.respond(call.request, speak) if call.purpose == "message" else reply_events(
+            self.extract(call, speak))
+
+    def extract(self, call: CallModel, speak: Speak = str) -> ModelReply:
+        """The next extractor reply."""
         self.extraction_calls.append(call)
         reply: ExtractorReply = self.extractions.popleft() if self.extractions else EMPTY_EXTRACTION
         value = reply(call) if callable(reply) else reply
@@ -116,6 +123,13 @@ class ScriptedModel:
             return value
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         return ModelReply.ok(speak(text))
+
+
+def reply_events(reply: ModelReply) -> list[StreamEvent]:
+    """A whole reply as the stream that carries it: its text and Done, or the error of its kind."""
+    if reply.failed or reply.text is None:
+        return [ErrorEvent(reply.error or "unreachable", "scripted failure")]
+    return [TextDelta(reply.text), Done("stop")]
 
 
 def _deltas(text: str, size: int) -> list[StreamEvent]:

@@ -6,18 +6,20 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ..attach import extract as read_file
 from ..chat.attachments import TurnAttachment
-from ..chat.codecs import ChatRequest, StreamEvent
+from ..chat.codecs import StreamEvent
 from ..chat.codecs.openai import request_body
 from ..chat.conversation import Conversation
+from ..chat.drive import ReferenceDriver
 from ..chat.extraction import apply_extraction, extraction_input
 from ..chat.instructions import instructions_for
-from ..chat.send import CallModel, PersistTurn, ReplyDelta, SendInput, SendOutcome, conversation_options, send_flow
+from ..chat.send import SendInput, SendOutcome, conversation_options, send_flow
+from ..chat.steps import CallModel, PersistTurn
 from ..memory.extract import ExtractionOutcome, is_explicit_memory_ask
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.model import Card, MemoryStore
@@ -155,55 +157,45 @@ class Workspace:
         return turn
 
     def _drive_send(self, conv: Conversation, inp: SendInput, close_after: int | None) -> SentTurn:
-        flow = send_flow(inp)
-        events: Iterator[StreamEvent] = iter(())
-        shown: list[str] = []
-        persisted = False
-        requested = False
-        deltas = 0
-        try:
-            step = next(flow)
-            while True:
-                answer: StreamEvent | None = None
-                if isinstance(step, PersistTurn):
-                    self.saved.append(document_to_json(self.document))
-                    persisted = persisted or not requested
-                elif isinstance(step, CallModel):
-                    requested = True
-                    self._record("chat", conv.id, step.request)
-                    events = iter(self.model.respond(step.request, self._speak(conv)))
-                    answer = next(events, None)
-                elif isinstance(step, ReplyDelta):
-                    shown.append(step.text)
-                    deltas += bool(step.text)
-                    if close_after is not None and deltas >= close_after:
-                        flow.close()
-                        outcome = _outcome_after_close(conv, inp)
-                        return SentTurn(outcome, "".join(shown), persisted_before_request=persisted)
-                    answer = next(events, None) if step.wants_event else None
-                step = flow.send(answer)
-        except StopIteration as stop:
-            result: SendOutcome = stop.value
-        return SentTurn(result, "".join(shown), persisted_before_request=persisted)
+        requested: list[bool] = []
+        persisted: list[bool] = []
 
-    def _record(self, kind: Literal["chat", "extract"], conv_id: str, request: ChatRequest) -> None:
-        body = json.dumps(request_body(request), ensure_ascii=False)
-        self.wire.append(WireRecord(kind, conv_id, body))
+        def persist(_step: PersistTurn) -> None:
+            self.saved.append(document_to_json(self.document))
+            persisted.append(not requested)
+
+        def stop() -> bool:
+            return close_after is not None and len(driver.shown) >= close_after  # shown: the non-empty deltas
+
+        def model(call: CallModel) -> list[StreamEvent]:
+            requested.append(True)
+            return self._answer(conv, call)
+
+        driver = ReferenceDriver(model, persist=persist, stop=stop)
+        outcome = driver.run(send_flow(inp))
+        shown = "".join(driver.shown)
+        if outcome is None:  # closed after `close_after` deltas
+            return SentTurn(_outcome_after_close(conv, inp), shown, persisted_before_request=any(persisted))
+        return SentTurn(outcome, shown, persisted_before_request=any(persisted))
+
+    def _answer(self, conv: Conversation, call: CallModel) -> list[StreamEvent]:
+        """The scripted model's answer to `call`, the request recorded as it went on the wire."""
+        if call.purpose == "message":
+            body = json.dumps(request_body(call.request), ensure_ascii=False)
+            self.wire.append(WireRecord("chat", conv.id, body))
+        else:  # an extraction call: its prompt and the turns it reads
+            messages = [{"role": m.role, "content": m.content} for m in call.request.messages]
+            body = json.dumps({"system": call.request.system, "messages": messages}, ensure_ascii=False)
+            self.wire.append(WireRecord("extract", conv.id, body))
+        return self.model.answer(call, self._speak(conv))
 
     def extract(self, conv: Conversation, *, explicit: bool | None = None) -> ExtractionOutcome:
         """An extraction run over the conversation's new turns, merged into the store, then the
         store's automatic cleanup, as the app does after every memory change."""
         inp = extraction_input(conv, self.store, self.options(conv), now=self.now, new_id=self.new_id,
-                               explicit=explicit)
-        flow = extraction_flow(inp)
-        try:
-            call = next(flow)
-            while True:
-                body = json.dumps({"system": call.system, "messages": call.messages}, ensure_ascii=False)
-                self.wire.append(WireRecord("extract", conv.id, body))
-                call = flow.send(self.model.extract(call, self._speak(conv)))
-        except StopIteration as stop:
-            outcome: ExtractionOutcome = stop.value
+                               explicit=explicit, model=self.model_name)
+        outcome = ReferenceDriver(lambda call: self._answer(conv, call)).run(extraction_flow(inp))
+        assert outcome is not None  # an extraction run is never stopped
         apply_extraction(conv, self.store, outcome, now=self.now)
         return outcome
 

@@ -26,7 +26,8 @@ from ..chat.send import (
     preview_turn,
     send_flow,
 )
-from ..memory.extract import ConversationSummary, DueRun, Event, ModelCall, is_explicit_memory_ask, plan
+from ..chat.steps import CallModel
+from ..memory.extract import ConversationSummary, DueRun, Event, is_explicit_memory_ask, plan
 from ..memory.extract import run_extraction as extraction_flow
 from ..memory.extract.schedule import EventKind
 from ..memory.ops import note_title
@@ -40,7 +41,7 @@ from . import embeddings as ml
 from . import records as rec
 from .attach_api import AttachApi, AttachmentRefused, Staging, file_spans
 from .bridge import Egress, Host, Records, Timer
-from .drive import Call, ClockedEgress, SendHooks, drive_extraction, drive_send, extraction_request, list_models
+from .drive import Call, ClockedEgress, Hooks, drive_extraction, drive_send, list_models
 from .local import local_shape
 from .providers import (
     LIST_TIMEOUT_MS,
@@ -641,11 +642,11 @@ class App:
                 saved_at[0] = self.host.now()
                 await self._save_conversation(conv)
 
-        hooks = SendHooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
-                          sending.calls, errors, neighbours=lambda query, k: ml.nearest_cards(self, query, k),
-                          request=lambda r: on_event({"type": "request",
-                                                      "entry": self._note_request(conv.id, "send", "message", r)}),
-                          raw=lambda t: on_event({"type": "wire", "text": t}))
+        hooks = Hooks(persist, lambda t: on_event({"type": "delta", "text": t}), lambda: sending.stopped,
+                      sending.calls, errors, neighbours=lambda query, k: ml.nearest_cards(self, query, k),
+                      request=lambda step: on_event({"type": "request", "entry": self._note_request(
+                          conv.id, "send", "message", step.request)}),
+                      raw=lambda t: on_event({"type": "wire", "text": t}))
         before = len(conv.messages)
         try:
             outcome = await drive_send(send_flow(inp), egress, target, hooks)
@@ -891,15 +892,14 @@ class App:
     async def _extract_locked(self, account: _Account, conv: Conversation, run: DueRun) -> None:
         document = account.document
         options = conversation_options(conv, document.settings.redact_options())
-        inp = extraction_input(conv, document.memory, options, now=self.host.now(), new_id=self.new_id,
-                               explicit=run.mode == "explicit", ui_language=document.settings.ui_lang)
         target = target_of(self._provider_of(conv))
+        inp = extraction_input(conv, document.memory, options, now=self.host.now(), new_id=self.new_id,
+                               explicit=run.mode == "explicit", ui_language=document.settings.ui_lang,
+                               model=target.model)
 
-        def show_pending(call: ModelCall) -> None:
-            request = extraction_request(call, target.model)
-            self._note_request(conv.id, "extraction", run.reason, request)  # idle, flush, startup, explicit
-            feedback = call.pending_feedback
-            message = conv.message(feedback.message_id) if feedback and feedback.message_id else None
+        def show_pending(call: CallModel) -> None:
+            self._note_request(conv.id, "extraction", run.reason, call.request)  # idle, flush, startup, explicit
+            message = conv.message(call.noting) if call.noting else None
             if message is not None and not message.memory_noted_pending:
                 message.memory_noted_pending = True
                 self.host.notify({"type": "memory", "conversation_id": conv.id, "message": message_view(message)})

@@ -1,21 +1,23 @@
 """Drives the sans-I/O flows over the async egress bridge: a provider request becomes a stream of
 codec events (HTTP errors classified, port failures mapped to error kinds), a send_flow or an
-extraction run is stepped with them. One code path for remote providers and the local model."""
+extraction run is stepped with them by chat/drive.py's Driver, the one that answers every step.
+One code path for remote providers and the local model."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..chat.codecs import ChatRequest, Done, ErrorEvent, HttpRequest, ModelInfo, StreamEvent, TextDelta
-from ..chat.codecs import Message as WireMessage
 from ..chat.codecs import ollama as ollama_codec
 from ..chat.codecs.errors import classify_http_error, network_error, timeout_error
-from ..chat.send import Answer, CallModel, FindNeighbours, PersistTurn, ReplyDelta, SendOutcome, Step
-from ..memory.extract import ExtractionOutcome, ModelCall, ModelReply
+from ..chat.drive import Driver, Flow
+from ..chat.send import SendOutcome
+from ..chat.steps import CallModel, FindNeighbours, PersistTurn, ReplyDelta
+from ..memory.extract import ExtractionOutcome
 from ..memory.semantic import Neighbour
 from .bridge import Chunk, Egress, EgressStream, End, Failure, Head, Route
 from .providers import CHAT_IDLE_TIMEOUT_MS, Target, spec_of
@@ -187,116 +189,80 @@ async def _ollama_tags(egress: Egress, target: Target, timeout_ms: int,
         return [], first
 
 
-# --- the send flow ----------------------------------------------------------------------------
+# --- the flows ---------------------------------------------------------------------------------
+
+
+async def _nothing_to_save(_stage: str) -> None:
+    return None
 
 
 @dataclass
-class SendHooks:
+class Hooks:
     """What the shell does at each step: persist (awaited before any request leaves), show a
-    restored delta, and whether the user asked to stop."""
+    restored delta, and whether the user asked to stop. An extraction run needs none of them but
+    `request`."""
 
-    persist: Callable[[str], Awaitable[None]]  # "turn" | "partial" | "final"
-    delta: Callable[[str], None]
-    stopped: Callable[[], bool]
+    persist: Callable[[str], Awaitable[None]] = _nothing_to_save  # "turn" | "partial" | "final"
+    delta: Callable[[str], None] = lambda _text: None
+    stopped: Callable[[], bool] = lambda: False
     calls: list[Call] = field(default_factory=list)
     errors: list[ErrorEvent] = field(default_factory=list)  # the stream errors met, with their words
     # The embedding index's nearest cards to a real query (None: it cannot answer; lexical search only).
     neighbours: Callable[[str, int], Awaitable[list[Neighbour] | None]] | None = None
     # What the model is sent and writes, for the page's "what the model saw" (fakes only): each
     # request as it leaves, each text delta as the model wrote it (before restore).
-    request: Callable[[ChatRequest], None] | None = None
+    request: Callable[[CallModel], None] | None = None
     raw: Callable[[str], None] | None = None
 
 
-SendFlow = Generator[Step, Answer, SendOutcome]
+class WorkerDriver(Driver):
+    """The worker's shell of the one driver: each call over the egress bridge, the hooks for the rest."""
+
+    def __init__(self, egress: Egress, target: Target, hooks: Hooks) -> None:
+        self.egress = egress
+        self.target = target
+        self.hooks = hooks
+
+    def stream(self, step: CallModel) -> AsyncIterator[StreamEvent]:
+        timeout_ms = CHAT_IDLE_TIMEOUT_MS if step.timeout_s is None else int(step.timeout_s * 1000)
+        return stream_events(self.egress, self.target, step.request, self.hooks.calls, timeout_ms)
+
+    async def calling(self, step: CallModel) -> None:
+        if self.hooks.request is not None:
+            self.hooks.request(step)
+        if step.purpose != "message":
+            await asyncio.sleep(0)  # let the page's calls in between extraction passes
+
+    async def persist(self, step: PersistTurn) -> None:
+        await self.hooks.persist("turn")
+
+    async def neighbours(self, step: FindNeighbours) -> list[Neighbour] | None:
+        return await self.hooks.neighbours(step.query, step.k) if self.hooks.neighbours is not None else None
+
+    async def show(self, step: ReplyDelta) -> None:
+        self.hooks.delta(step.text)
+        await self.hooks.persist("partial")
+
+    def seen(self, event: StreamEvent) -> None:
+        """An answer of the stream: errors kept with their words, text deltas shown raw."""
+        if isinstance(event, ErrorEvent):
+            self.hooks.errors.append(event)
+        elif isinstance(event, TextDelta) and self.hooks.raw is not None:
+            self.hooks.raw(event.text)
+
+    def stopped(self) -> bool:
+        return self.hooks.stopped()
 
 
-async def drive_send(flow: SendFlow, egress: Egress, target: Target, hooks: SendHooks) -> SendOutcome | None:
+async def drive_send(flow: Flow[SendOutcome], egress: Egress, target: Target, hooks: Hooks) -> SendOutcome | None:
     """Steps `flow` to its end. Returns None when the user stopped it (the flow was closed: its
     partial reply is marked interrupted)."""
-    events: AsyncIterator[StreamEvent] | None = None
-    try:
-        step = next(flow)
-        while True:
-            answer: Answer = None
-            if isinstance(step, PersistTurn):
-                await hooks.persist("turn")
-            elif isinstance(step, FindNeighbours):
-                answer = await hooks.neighbours(step.query, step.k) if hooks.neighbours is not None else None
-            elif isinstance(step, CallModel):
-                if hooks.request is not None:
-                    hooks.request(step.request)
-                events = stream_events(egress, target, step.request, hooks.calls)
-                answer = await _next_event(events)
-                _seen(hooks, answer)
-            elif isinstance(step, ReplyDelta):
-                if step.text:
-                    hooks.delta(step.text)
-                    await hooks.persist("partial")
-                if hooks.stopped():
-                    flow.close()
-                    return None
-                answer = await _next_event(events) if step.wants_event and events is not None else None
-                _seen(hooks, answer)
-            step = flow.send(answer)
-    except StopIteration as stop:
-        outcome: SendOutcome = stop.value
-        return outcome
+    return await WorkerDriver(egress, target, hooks).drive(flow)
 
 
-def _seen(hooks: SendHooks, event: StreamEvent | None) -> None:
-    """An answer of the stream: errors kept with their words, text deltas shown raw."""
-    if isinstance(event, ErrorEvent):
-        hooks.errors.append(event)
-    elif isinstance(event, TextDelta) and hooks.raw is not None:
-        hooks.raw(event.text)
-
-
-async def _next_event(events: AsyncIterator[StreamEvent]) -> StreamEvent | None:
-    try:
-        return await events.__anext__()
-    except StopAsyncIteration:
-        return None
-
-
-# --- extraction -------------------------------------------------------------------------------
-
-
-def extraction_request(call: ModelCall, model: str) -> ChatRequest:
-    """An extraction call as a chat request to the conversation's own model (streamed: the same
-    path as a send, and the only format the local model's worker answers)."""
-    messages = tuple(WireMessage(m["role"], m["content"]) for m in call.messages)
-    return ChatRequest(model, messages, call.system, (), call.temperature, None, stream=True)
-
-
-async def complete(egress: Egress, target: Target, call: ModelCall, calls: list[Call]) -> ModelReply:
-    """The whole reply text of one extraction call, or the kind of failure."""
-    parts: list[str] = []
-    timeout_ms = int(call.timeout_s * 1000)
-    async for event in stream_events(egress, target, extraction_request(call, target.model), calls, timeout_ms):
-        if isinstance(event, TextDelta):
-            parts.append(event.text)
-        elif isinstance(event, ErrorEvent):
-            return ModelReply.failure("timeout" if event.kind == "timeout" else "unreachable")
-        elif isinstance(event, Done):
-            return ModelReply.ok("".join(parts))
-    return ModelReply.failure("unreachable")
-
-
-ExtractionFlow = Generator[ModelCall, ModelReply, ExtractionOutcome]
-
-
-async def drive_extraction(flow: ExtractionFlow, egress: Egress, target: Target,
-                           on_call: Callable[[ModelCall], None] | None = None) -> ExtractionOutcome:
-    calls: list[Call] = []
-    try:
-        call = next(flow)
-        while True:
-            if on_call is not None:
-                on_call(call)
-            reply = await complete(egress, target, call, calls)
-            await asyncio.sleep(0)  # let the page's calls in between passes
-            call = flow.send(reply)
-    except StopIteration as stop:
-        outcome: ExtractionOutcome = stop.value
-        return outcome
+async def drive_extraction(flow: Flow[ExtractionOutcome], egress: Egress, target: Target,
+                           on_call: Callable[[CallModel], None] | None = None) -> ExtractionOutcome:
+    """Steps an extraction run to its end (it cannot be stopped: its calls are bounded by their timeout)."""
+    outcome = await WorkerDriver(egress, target, Hooks(request=on_call)).drive(flow)
+    assert outcome is not None  # only a stopped flow gives none
+    return outcome

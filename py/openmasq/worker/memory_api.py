@@ -419,7 +419,8 @@ class MemoryApi:
         inp = ExtractionInput(conv.id if conv is not None else "", [message], 0, redaction.vault, document.memory,
                               self.now(), self.app.new_id, explicit=True,
                               ui_language="en" if document.settings.ui_lang == "en" else "fr",
-                              scope=conv.space if conv is not None else None, redact_options=options)
+                              scope=conv.space if conv is not None else None, redact_options=options,
+                              model=target.model)
         outcome = await drive_extraction(extraction_flow(inp), self.app.egress, target)
         if conv is not None and self.app.account is account:
             conv.vault = outcome.vault or redaction.vault  # the fakes the model saw restore in this conversation

@@ -99,6 +99,15 @@ class ChatRequest:
     max_tokens: int | None = None
     stream: bool = False
 
+    def texts(self) -> list[str]:
+        """Every text the request carries to the model: the system prompt, each turn's texts, the
+        arguments of the tool calls it replays."""
+        texts = [self.system]
+        for message in self.messages:
+            texts.extend(message.texts)
+            texts.extend(call.arguments for call in message.tool_calls)
+        return texts
+
 
 @dataclass(frozen=True)
 class HttpRequest:

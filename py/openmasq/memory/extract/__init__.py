@@ -1,5 +1,5 @@
 """Extraction (reference 3): from a conversation's redacted turns to resolved facts, as a
-sans-I/O flow (`run_extraction` yields model calls), with its pieces and its schedule."""
+sans-I/O flow (`run_extraction` yields the send flow's model-call steps), with its pieces and its schedule."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from .run import (
     ExtractionMessage,
     ExtractionOutcome,
     Feedback,
-    ModelCall,
-    ModelReply,
     run_extraction,
 )
 from .schedule import ConversationSummary, DueRun, Event, Plan, plan, startup_candidates
@@ -31,8 +29,6 @@ __all__ = [
     "ExtractionMessage",
     "ExtractionOutcome",
     "Feedback",
-    "ModelCall",
-    "ModelReply",
     "ParsedExtraction",
     "ParsedFact",
     "Plan",

@@ -7,11 +7,12 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from ...redact.apply import RedactionError, check_nothing_left
-from ...redact.kinds import category_of
+from ...chat.codecs import ChatRequest
+from ...chat.codecs import Message as WireMessage
+from ...chat.steps import Answer, CallModel, Step, whole_reply
+from ...redact.egress import carries_real_value, leaks, real_values
 from ...redact.options import RedactOptions
 from ...redact.replay import replay_for_model
-from ...redact.text import fold
 from ...redact.vault import Vault
 from ..keys import card_keys
 from ..model import Evidence, MemoryStore, Origin, ResolvedExtraction
@@ -27,13 +28,15 @@ from .sweep import EXPLICIT_MAX_PASSES, SILENT_MAX_PASSES, SweepResult, sweep_ex
 # Egress: the model reads the conversation replayed through its vault with the send's full
 # substitution (replay_for_model: reference 12 item 15a), user turns only when their redaction
 # completed (item 15b), names already in memory only as their fakes. Every request is checked for
-# real values before it is yielded; one that carries a real value is not sent.
+# real values before it is yielded (redact/egress.py, the send's own postcondition); one that
+# carries a real value is not sent. A call is the send's step, CallModel (chat/steps.py), streamed
+# (the only format the local model answers) and read whole.
 
 CALL_TIMEOUT_S = 60.0  # the shell enforces it; a timeout reply counts as "unreachable"
+CALL_TEMPERATURE = 0.0
 PROFILE_SENTINEL = "profile"  # in feedback ids: the profile changed
 
 Status = Literal["skipped", "gated", "blocked", "unreachable", "illegible", "nothing", "noted"]
-Purpose = Literal["extract", "retry"]
 
 
 @dataclass(frozen=True)
@@ -47,44 +50,6 @@ class Feedback:
     updated_ids: tuple[str, ...] = ()
     pending: bool = False
     failed: bool = False
-
-
-@dataclass(frozen=True)
-class ModelCall:
-    """One request to the conversation's model. `pending_feedback` (explicit asks) is what the
-    shell shows while the call runs ("Mise en mémoire…")."""
-
-    system: str
-    messages: list[dict[str, str]]
-    purpose: Purpose = "extract"
-    temperature: float = 0.0
-    timeout_s: float = CALL_TIMEOUT_S
-    pass_number: int = 1
-    pending_feedback: Feedback | None = None
-
-    def texts(self) -> list[str]:
-        """Every text this request sends."""
-        return [self.system, *(m["content"] for m in self.messages)]
-
-
-@dataclass(frozen=True)
-class ModelReply:
-    """The model's answer text, or the kind of error that prevented one."""
-
-    text: str | None = None
-    error: str | None = None  # timeout, unreachable, http, aborted, ...
-
-    @staticmethod
-    def ok(text: str) -> ModelReply:
-        return ModelReply(text=text)
-
-    @staticmethod
-    def failure(kind: str) -> ModelReply:
-        return ModelReply(error=kind or "unreachable")
-
-    @property
-    def failed(self) -> bool:
-        return self.error is not None or self.text is None
 
 
 @dataclass(frozen=True)
@@ -139,6 +104,7 @@ class ExtractionInput:
     ui_language: Language = "fr"
     scope: str | None = None
     redact_options: RedactOptions = field(default_factory=RedactOptions)  # the conversation's send options
+    model: str = ""  # the conversation's model: the requests name it
 
 
 @dataclass(frozen=True)
@@ -151,7 +117,7 @@ class ExtractionOutcome:
     merge: MergeResult | None = None
     feedback: Feedback | None = None  # explicit runs only
     journal: str | None = None
-    calls: tuple[ModelCall, ...] = ()
+    calls: tuple[CallModel, ...] = ()  # exactly what was yielded, in order
     passes: int = 0
     truncated: bool = False
     vault: Vault | None = None  # after replay (spelling variants recorded): the shell keeps it
@@ -161,7 +127,7 @@ class ExtractionOutcome:
         return len(self.resolved.facts) if self.resolved else 0
 
     def sent_texts(self) -> list[str]:
-        return [text for call in self.calls for text in call.texts()]
+        return [text for call in self.calls for text in call.request.texts()]
 
 
 # --- what to read -----------------------------------------------------------------------------
@@ -207,27 +173,6 @@ def feedback_target(messages: Sequence[ExtractionMessage]) -> str | None:
 # --- egress -----------------------------------------------------------------------------------
 
 
-def real_values(vault: Vault, options: RedactOptions) -> set[str]:
-    """The vault's real values that this conversation's send masks (switched-off categories and
-    `keep` values stay in clear by the user's choice)."""
-    active = options.active_categories()
-    keep = {fold(value) for value in options.keep if value.strip()}
-    return {
-        real for sub, real in vault.entries.items()
-        if real.strip() and category_of(vault.kinds.get(sub, "")) in active and fold(real) not in keep
-    }
-
-
-def carries_real_value(text: str, reals: set[str]) -> bool:
-    """The send's own postcondition, on a text about to leave: a real value or a spelling
-    variant of it is present."""
-    try:
-        check_nothing_left(text, [], reals)
-    except RedactionError:
-        return True
-    return False
-
-
 def exclusion_names(store: MemoryStore, vault: Vault, real_text: str, options: RedactOptions) -> list[str]:
     """Names already in memory, for the prompt's "already in memory" clause, AS THEIR FAKES:
     only cards mentioned in the text read (others cannot be extracted anyway), never a refused
@@ -264,7 +209,7 @@ class _Run:
     wire: str
     reals: set[str]
     pending: Feedback | None
-    calls: list[ModelCall] = field(default_factory=list)
+    calls: list[CallModel] = field(default_factory=list)
     failure: str | None = None  # why the last pass gave nothing: unreachable, illegible, blocked
 
     @property
@@ -272,27 +217,31 @@ class _Run:
         return self.inp.ui_language
 
 
-def _safe(run: _Run, call: ModelCall) -> bool:
-    return not any(carries_real_value(text, run.reals) for text in call.texts())
+def _safe(call: CallModel, run: _Run) -> bool:
+    return not leaks(call.request.texts(), run.reals)
 
 
-def _call(run: _Run, system: str, messages: list[dict[str, str]], purpose: Purpose, pass_number: int) -> ModelCall:
-    return ModelCall(system, messages, purpose, pass_number=pass_number, pending_feedback=run.pending)
+def _call(run: _Run, system: str, messages: tuple[WireMessage, ...], purpose: Literal["extract", "retry"],
+          pass_number: int) -> CallModel:
+    """One request to the conversation's model, streamed; at temperature 0 and with its own timeout."""
+    request = ChatRequest(run.inp.model, messages, system, (), CALL_TEMPERATURE, None, stream=True)
+    return CallModel(request, len(run.calls) + 1, purpose, pass_number, CALL_TIMEOUT_S,
+                     noting=run.pending.message_id if run.pending else None)
 
 
 def _one_pass(
     run: _Run, exclude: list[str], pass_number: int
-) -> Generator[ModelCall, ModelReply, ParsedExtraction | None]:
+) -> Generator[Step, Answer, ParsedExtraction | None]:
     """One pass: a call, and after an illegible reply one corrective retry."""
     limit = fact_limit(run.explicit)
     system = system_prompt(explicit=run.explicit, exclude=exclude, language=run.language)
-    call = _call(run, system, [{"role": "user", "content": run.wire}], "extract", pass_number)
+    call = _call(run, system, (WireMessage("user", run.wire),), "extract", pass_number)
     for attempt in range(2):
-        if not _safe(run, call):
+        if not _safe(call, run):
             run.failure = "blocked"
             return None
         run.calls.append(call)
-        reply = yield call
+        reply = yield from whole_reply(call)
         if reply.failed or reply.text is None:
             run.failure = "unreachable"
             return None
@@ -304,11 +253,13 @@ def _one_pass(
         if attempt == 0:
             # The faulty reply goes back re-faked: if the model ever wrote a real value, it leaves masked.
             tail = replay_for_model(reply.text[-4000:], run.vault, run.inp.redact_options)
-            call = _call(run, system, corrective_messages(run.wire, tail, run.language), "retry", pass_number)
+            corrective = corrective_messages(run.wire, tail, run.language)
+            call = _call(run, system, tuple(WireMessage(m["role"], m["content"]) for m in corrective), "retry",
+                         pass_number)
     return None
 
 
-def _sweep(run: _Run, known: list[str]) -> Generator[ModelCall, ModelReply, SweepResult]:
+def _sweep(run: _Run, known: list[str]) -> Generator[Step, Answer, SweepResult]:
     max_passes = EXPLICIT_MAX_PASSES if run.explicit else SILENT_MAX_PASSES
     sweep = sweep_extraction(limit=fact_limit(run.explicit), max_passes=max_passes, known=known)
     exclude = next(sweep)
@@ -476,10 +427,12 @@ def _resolved(
 
 def run_extraction(
     inp: ExtractionInput, *, merge: MergeFunction | None = None
-) -> Generator[ModelCall, ModelReply, ExtractionOutcome]:
+) -> Generator[Step, Answer, ExtractionOutcome]:
     """Extract durable facts from the conversation's new turns and merge them into the store
-    (`merge` defaults to memory.merge.merge_extraction). Yields model calls, receives replies,
-    returns the outcome: new watermark, facts, merge, feedback, journal line, requests sent."""
+    (`merge` defaults to memory.merge.merge_extraction). Yields the send flow's steps (chat/steps.py):
+    a CallModel for each request, then a ReplyDelta("") for each further event of its stream (nothing
+    to show: the reply is read whole); returns the outcome: new watermark, facts, merge, feedback,
+    journal line, requests sent."""
     explicit = inp.explicit if inp.explicit is not None else detect_explicit(inp.messages)
     reason = _skip(inp, explicit)
     if reason is not None:
