@@ -146,6 +146,22 @@ ensure_node_modules_quick() {
   fi
 }
 
+CHECKJS_DIR="build/checkjs"
+
+check_js_types() {
+  # tsc --checkJs (node_modules/.bin, pinned in package.json) over the page, the workers and the
+  # service-worker template: one project each (typecheck/*.json), each with its own global scope. The
+  # contract module the page imports is generated (py/openmasq/site/contract_js.py): written first where
+  # typecheck/base.json's rootDirs find it.
+  PYTHONPATH="$REPO/py" "$VENV/bin/python" -m openmasq.site.contract_js "$CHECKJS_DIR/app/contract.js" || return 1
+  local project failed=0
+  for project in app worker sw; do
+    echo "tsc -p typecheck/$project.json"
+    node_modules/.bin/tsc -p "typecheck/$project.json" || failed=1
+  done
+  return "$failed"
+}
+
 ensure_assets() {
   step "assets for Pyodide (wheels, patched lock, our wheel)"
   "$VENV/bin/python" scripts/fetch_assets.py all

@@ -118,6 +118,19 @@ def test_the_build_writes_the_contract_into_the_site() -> None:
     assert contract_js.render() == contract_js.render()  # deterministic: the build hash moves only on change
 
 
+
+def test_every_export_of_the_contract_carries_its_type_for_tsc() -> None:
+    """tsc --checkJs (scripts/test) reads the page's uses of the contract against these JSDoc types."""
+    lines = contract_js.render().decode().splitlines()
+    exports = [i for i, line in enumerate(lines) if line.startswith("export const ")]
+    assert len(exports) == len(contract_js.module_values())
+    assert all(lines[i - 1].startswith("/** @type {") for i in exports)
+    assert "/** @type {readonly Preset[]} */" in lines
+    assert (contract_js.js_type({"a": [1, "x"], "b": None})
+            == '{readonly "a": readonly (number | string)[], readonly "b": null}')
+    table = {f"k{i}": {"on": True} for i in range(contract_js.RECORD_MIN_KEYS + 1)}
+    assert contract_js.js_type(table) == 'Readonly<Record<string, {readonly "on": boolean}>>'
+
 def test_every_page_module_finds_the_contract_values_it_imports(page: Path) -> None:
     """A name a module imports from the generated contract (or from another module) and nobody exports fails
     the whole page at load: each module of web/app is imported once."""

@@ -1,5 +1,6 @@
 // Entry point of the page. py-worker is spawned first, before the UI's modules load: Pyodide's
 // boot is the long pole of the start, and the worker begins it as soon as it runs.
+/** @type {Worker & {loadError?: string}} */
 const pyWorker = new Worker(new URL("../worker/py-worker.js", import.meta.url), { type: "module", name: "py-worker" });
 // A failure to load it may come before the app listens: kept for Workers.start.
 pyWorker.addEventListener("error", (e) => { pyWorker.loadError ??= e.message || "py-worker failed to load"; });

@@ -87,14 +87,14 @@ const SANITIZE = {
 
 export function renderMarkdown(text) {
   installHooks();
-  return DOMPurify.sanitize(marked.parse(String(text ?? "")), SANITIZE);
+  return DOMPurify.sanitize(/** @type {string} */ (marked.parse(String(text ?? ""))), SANITIZE);
 }
 
 /** A reply the page only has with real values in it (saved before the model's own text was kept): its
  *  links lose their targets and its images their sources, so nothing real sits in an attribute. */
 export function renderRestoredOnly(text) {
   installHooks();
-  const fragment = DOMPurify.sanitize(marked.parse(String(text ?? "")), { ...SANITIZE, RETURN_DOM_FRAGMENT: true });
+  const fragment = DOMPurify.sanitize(/** @type {string} */ (marked.parse(String(text ?? ""))), { ...SANITIZE, RETURN_DOM_FRAGMENT: true });
   for (const el of fragment.querySelectorAll("a, img")) {
     el.replaceWith(document.createTextNode(el.tagName === "IMG" ? el.getAttribute("alt") || "" : el.textContent));
   }

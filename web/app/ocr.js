@@ -100,6 +100,8 @@ export async function ocrAvailable() {
 }
 
 /** OCR of a drawing: {words, text, ms}. `onProgress({stage, progress})`; `signal` stops it (ImageError "cancelled"). */
+/** @param {any} drawing @param {string[]} langs
+ * @param {{onProgress?: (progress: {stage: string, progress: number}) => void, signal?: AbortSignal}} [options] */
 export async function readWords(drawing, langs, { onProgress, signal } = {}) {
   if (signal?.aborted) throw new ImageError("cancelled", "cancelled");
   const copy = drawing.png.slice(0);

@@ -95,6 +95,7 @@ export async function requestPersistence() {
 /** {usage, quota, persisted, nearQuota}: the browser's own figures (null where it gives none). */
 export async function storageStatus() {
   const storage = navigator.storage;
+  /** @type {StorageEstimate} */
   const estimate = storage?.estimate ? await storage.estimate().catch(() => ({})) : {};
   const persisted = storage?.persisted ? await storage.persisted().catch(() => false) : false;
   const usage = Number.isFinite(estimate.usage) ? estimate.usage : null;

@@ -63,7 +63,7 @@ function typesetNode(katex, tex, display) {
   const key = `${display ? "D" : "I"}\u0000${tex}`;
   if (TYPESET.has(key)) return TYPESET.get(key);
   const box = document.createElement("span");
-  let done = null;
+  let done;
   try {
     katex.render(tex, box, { ...KATEX_OPTIONS, displayMode: display, macros: { ...NO_COLOURS } });
     done = box;
@@ -195,7 +195,7 @@ export async function copyText(text) {
   area.className = "offscreen";
   document.body.append(area);
   area.select();
-  let ok = false;
+  let ok;
   try { ok = document.execCommand("copy"); } catch { ok = false; }
   area.remove();
   return ok;

@@ -59,6 +59,7 @@ function spawnPorted(name) {
 
 export class Workers {
   constructor() {
+    /** @type {(Worker & {loadError?: string}) | null} */
     this.py = null;
     this.api = null;
     this.net = null;
@@ -66,6 +67,7 @@ export class Workers {
     this.ml = null;
     this.origins = [];
     this.told = false; // whether the service worker acknowledged this.origins
+    /** @type {(message: string) => void} */
     this.onError = () => {};
   }
 

@@ -80,6 +80,7 @@ function bytesOf(value) {
 }
 
 function mlError(kind, message) {
+  /** @type {Error & {kind?: string}} */
   const error = new Error(message);
   error.name = "MlUnavailable";
   error.kind = kind;

@@ -59,6 +59,7 @@ ort.env.wasm.proxy = false;
 
 const models = {}; // name -> {promise, value, load_ms, error}
 const watchers = new Map(); // request id -> reply, told about load progress
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve(); // one inference at a time: a wasm session runs one call at a time
 
 // ---------------------------------------------------------------- wiring
@@ -121,6 +122,8 @@ async function handle(req, reply) {
   throw new MlError("bad_request", `unknown request type ${req.type}`);
 }
 
+/** Runs `work` after the work queued before it (one inference at a time).
+ * @template T @param {() => Promise<T>} work @returns {Promise<T>} */
 function serial(work) {
   const run = queue.then(work, work);
   queue = run.catch(() => {});

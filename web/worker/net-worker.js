@@ -16,7 +16,7 @@ let ports = 0;
 
 // A fetch the policy refuses fails like a network error; the refusal itself is reported through
 // this event, which is how "blocked" is told apart from "network".
-self.addEventListener("securitypolicyviolation", (event) => {
+self.addEventListener("securitypolicyviolation", (/** @type {SecurityPolicyViolationEvent} */ event) => {
   violations.push({ uri: String(event.blockedURI || ""), at: performance.now() });
   if (violations.length > VIOLATIONS_KEPT) violations.shift();
 });

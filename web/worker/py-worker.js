@@ -125,7 +125,7 @@ function countingFetch(report) {
   const original = self.fetch;
   self.fetch = async (input, init) => {
     const response = await original(input, init);
-    const url = typeof input === "string" ? input : input.url || String(input);
+    const url = input instanceof Request ? input.url : String(input);
     if (!response.ok || !response.body || !BIG_FILES.test(new URL(url, self.location.href).pathname)) {
       return response;
     }
@@ -153,6 +153,7 @@ function countingFetch(report) {
   };
 }
 
+/** @param {string[]} names @param {(message: string) => void} [log] */
 async function loadPackagesOrThrow(names, log = () => {}) {
   // loadPackage reports a failed download only through errorCallback and resolves anyway.
   const errors = [];
@@ -211,6 +212,7 @@ async function mountZipImports() {
 }
 
 async function doBoot(say) {
+  /** @type {Record<string, number>} */
   const timings = { started_ms: performance.now() }; // since this worker was created: its own scripts loading
   const files = new Map();
   let stage = "download";
@@ -317,6 +319,7 @@ async function openAccount(account) {
 // ---------------------------------------------------------------- the API the page calls
 
 const api = {
+  /** @param {{netPort?: MessagePort, lang?: string}} [options] */
   async init({ netPort, lang: wanted } = {}) {
     // A port may come later (setNetPort: the page starts net-worker once the service worker controls it).
     if (netPort) net.attach(netPort);
@@ -389,6 +392,7 @@ const api = {
 
 const RUNNER_DIR = "/tmp/openmasq-runner";
 
+/** @param {string | URL} url @param {RequestCache} [cache] */
 async function fetchBytes(url, cache = "no-store") {
   const response = await fetch(url, { cache });
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);

@@ -13,6 +13,29 @@
 
 import * as idb from "../vendor/idb-keyval.mjs";
 
+/** An account's row in the registry (`openmasq-accounts`): nothing in it is secret without the passphrase.
+ * @typedef {object} AccountEntry
+ * @property {string} id
+ * @property {string} label
+ * @property {number} created milliseconds since the epoch
+ * @property {Uint8Array<ArrayBuffer>} salt PBKDF2's
+ * @property {number} iterations PBKDF2's
+ * @property {Uint8Array<ArrayBuffer>} wrapped the data key wrapped by the passphrase key (iv || ciphertext)
+ * @property {boolean} remembered whether the account's database holds a device key
+ */
+/** What the page sees of an account. @typedef {{id: string, label: string, created: number, remembered: boolean}} AccountSummary */
+/** The unlocked account. @typedef {{id: string, label: string}} CurrentAccount */
+/** The unlocked account as this module keeps it: its open database and its non-extractable data key.
+ * @typedef {{id: string, label: string, db: IDBDatabase, key: CryptoKey}} OpenAccount */
+/** The unlocked account's records (text values), as py-worker's Python side uses them.
+ * @typedef {object} Records
+ * @property {(key: string) => Promise<string | undefined>} get
+ * @property {(key: string, text: string) => Promise<void>} put
+ * @property {(key: string) => Promise<void>} delete
+ * @property {() => Promise<string[]>} keys
+ */
+/** @typedef {import("../vendor/idb-keyval.mjs").UseStore} UseStore */
+
 const REGISTRY_DB = "openmasq-accounts";
 const ACCOUNT_DB_PREFIX = "openmasq-acct-";
 // OWASP's 2023 figure for PBKDF2-HMAC-SHA256; 80-120 ms on the machines we measured (toolchain.md).
@@ -32,6 +55,7 @@ export class WrongPassphrase extends Error {
 }
 
 export class StorageError extends Error {
+  /** @param {string} name NotFound, Locked, BadRequest, NotRemembered, Blocked @param {string} message */
   constructor(name, message) {
     super(message);
     this.name = name;
@@ -42,6 +66,7 @@ export class StorageError extends Error {
 
 // The account database holds two stores, which idb-keyval's createStore (one store per database)
 // cannot open: the database is opened here, and idb-keyval's reads and writes run on its stores.
+/** @param {string} name @param {string[]} stores @returns {Promise<IDBDatabase>} */
 function openDatabase(name, stores) {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(name, 1);
@@ -61,9 +86,11 @@ function openDatabase(name, stores) {
   });
 }
 
-/** idb-keyval's store handle for `store` of the open database `db`. */
+/** idb-keyval's store handle for `store` of the open database `db`.
+ * @param {IDBDatabase} db @param {string} store @returns {UseStore} */
 const storeOf = (db, store) => async (mode, work) => work(db.transaction(store, mode).objectStore(store));
 
+/** @param {string} name @returns {Promise<void>} */
 function deleteDatabase(name) {
   return new Promise((resolve, reject) => {
     const req = indexedDB.deleteDatabase(name);
@@ -75,12 +102,14 @@ function deleteDatabase(name) {
 
 // ---------------------------------------------------------------- crypto
 
+/** @param {number} count */
 const randomBytes = (count) => crypto.getRandomValues(new Uint8Array(count));
 
 function randomId() {
   return Array.from(randomBytes(8), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** @param {string} passphrase @param {Uint8Array<ArrayBuffer>} salt @param {number} iterations @returns {Promise<CryptoKey>} */
 async function passphraseKey(passphrase, salt, iterations) {
   const material = await crypto.subtle.importKey("raw", encoder.encode(passphrase), "PBKDF2", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
@@ -92,6 +121,8 @@ async function passphraseKey(passphrase, salt, iterations) {
   );
 }
 
+/** `dataKey` wrapped (AES-GCM, `label` as additional data): iv || ciphertext.
+ * @param {CryptoKey} dataKey @param {CryptoKey} wrappingKey @param {string} label @returns {Promise<Uint8Array<ArrayBuffer>>} */
 async function wrap(dataKey, wrappingKey, label) {
   const iv = randomBytes(IV_BYTES);
   const sealed = await crypto.subtle.wrapKey("raw", dataKey, wrappingKey,
@@ -100,12 +131,14 @@ async function wrap(dataKey, wrappingKey, label) {
 }
 
 // The data key comes back non-extractable: once unwrapped it can encrypt and decrypt, never leave.
+/** @param {Uint8Array<ArrayBuffer>} sealed @param {CryptoKey} wrappingKey @param {string} label @returns {Promise<CryptoKey>} */
 async function unwrap(sealed, wrappingKey, label) {
   return crypto.subtle.unwrapKey("raw", sealed.subarray(IV_BYTES), wrappingKey,
     { name: "AES-GCM", iv: sealed.subarray(0, IV_BYTES), additionalData: encoder.encode(label) },
     { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
 }
 
+/** @param {Uint8Array<ArrayBuffer>} a @param {Uint8Array<ArrayBuffer>} b */
 function joined(a, b) {
   const out = new Uint8Array(a.length + b.length);
   out.set(a, 0);
@@ -121,33 +154,41 @@ const deviceLabel = (accountId) => `openmasq/${accountId}/device`;
 
 export class Storage {
   constructor() {
+    /** @type {IDBDatabase | null} */
     this.registry = null;
-    this.account = null; // {id, label, db, key} while unlocked
+    /** @type {OpenAccount | null} while unlocked */
+    this.account = null;
   }
 
+  /** @returns {Promise<UseStore>} */
   async _accounts() {
     if (!this.registry) this.registry = await openDatabase(REGISTRY_DB, ["accounts"]);
     return storeOf(this.registry, "accounts");
   }
 
+  /** @param {string} id @returns {Promise<AccountEntry>} */
   async _entry(id) {
     const entry = await idb.get(id, await this._accounts());
     if (!entry) throw new StorageError("NotFound", `no account ${id}`);
     return entry;
   }
 
+  /** @returns {Promise<AccountSummary[]>} oldest first */
   async listAccounts() {
+    /** @type {AccountEntry[]} */
     const entries = await idb.values(await this._accounts());
     return entries
       .map((e) => ({ id: e.id, label: e.label, created: e.created, remembered: Boolean(e.remembered) }))
       .sort((a, b) => a.created - b.created);
   }
 
+  /** @returns {CurrentAccount | null} */
   current() {
     return this.account ? { id: this.account.id, label: this.account.label } : null;
   }
 
-  /** A new account, unlocked. */
+  /** A new account, unlocked.
+   * @param {string} label @param {string} passphrase @param {boolean} [remember] @returns {Promise<AccountSummary>} */
   async createAccount(label, passphrase, remember = false) {
     if (typeof passphrase !== "string" || passphrase.length === 0) {
       throw new StorageError("BadRequest", "a passphrase is required");
@@ -172,7 +213,8 @@ export class Storage {
     return { id, label: entry.label, created: entry.created, remembered: entry.remembered };
   }
 
-  /** Unlocks with the passphrase; `remember` adds (true) or removes (false) the device key. */
+  /** Unlocks with the passphrase; `remember` adds (true) or removes (false) the device key.
+   * @param {string} id @param {string} passphrase @param {boolean} [remember] @returns {Promise<CurrentAccount>} */
   async unlock(id, passphrase, remember = false) {
     this.lock();
     const entry = await this._entry(id);
@@ -200,7 +242,8 @@ export class Storage {
     return this.current();
   }
 
-  /** Unlocks with the device key kept by "remember on this device". */
+  /** Unlocks with the device key kept by "remember on this device".
+   * @param {string} id @returns {Promise<CurrentAccount>} */
   async unlockRemembered(id) {
     this.lock();
     const entry = await this._entry(id);
@@ -215,6 +258,7 @@ export class Storage {
     return this.current();
   }
 
+  /** @param {IDBDatabase} db @param {CryptoKey} dataKey an extractable copy @param {string} id */
   async _rememberDevice(db, dataKey, id) {
     // Non-extractable: IndexedDB keeps the key object, but nothing can ever read its bytes out.
     const deviceKey = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["wrapKey", "unwrapKey"]);
@@ -230,6 +274,7 @@ export class Storage {
     }
   }
 
+  /** @param {string} id */
   async deleteAccount(id) {
     if (this.account?.id === id) this.lock();
     await this._entry(id);
@@ -237,18 +282,21 @@ export class Storage {
     await deleteDatabase(ACCOUNT_DB_PREFIX + id);
   }
 
+  /** @param {string} id @param {string} label */
   async renameAccount(id, label) {
     const entry = await this._entry(id);
     await idb.set(id, { ...entry, label: String(label).trim() || entry.label }, await this._accounts());
     if (this.account?.id === id) this.account.label = String(label).trim() || entry.label;
   }
 
+  /** @returns {OpenAccount} */
   _open() {
     if (!this.account) throw new StorageError("Locked", "no account is unlocked");
     return this.account;
   }
 
-  /** The records of the unlocked account, as py-worker's Python side uses them (text values). */
+  /** The records of the unlocked account, as py-worker's Python side uses them (text values).
+   * @returns {Records} */
   records() {
     const account = this._open();
     const still = () => {

@@ -128,7 +128,7 @@ export class SyncEngine {
       const body = Object.prototype.hasOwnProperty.call(records, name) ? records[name] : null;
       if (this.seen && (this.seen.get(name) ?? "null") === canonical(body)) continue;
       const sealedId = await docIdOf(this.keys, name);
-      let mine = null;
+      let mine;
       try {
         mine = await this.current(sealedId);
       } catch (error) {

@@ -14,7 +14,8 @@ export function ConversationList({ items, spaces = [], space = "*", setSpace, cu
     await onDelete(c);
     afterRender(() => {
       const rest = document.querySelectorAll(".convlist-items .conv-open");
-      (rest[Math.min(at, rest.length - 1)] || document.querySelector("[data-action=new-conversation]"))?.focus();
+      const next = rest[Math.min(at, rest.length - 1)] || document.querySelector("[data-action=new-conversation]");
+      /** @type {HTMLElement | null} */ (next)?.focus();
     });
   };
   return html`<div class="convlist">

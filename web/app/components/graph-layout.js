@@ -34,6 +34,8 @@ export function anchors(count) {
 
 /** A d3 simulation over `graph` ({nodes, links} from the worker's memoryGraph, copied), run to rest
  *  frame by frame unless `running` is false; onTick is called once per drawn frame. */
+/** @param {{nodes: object[], links: object[]}} graph
+ * @param {{onTick?: () => void, onEnd?: () => void, running?: boolean}} [options] */
 export function layout(graph, { onTick, onEnd, running = true } = {}) {
   const nodes = graph.nodes.map((n) => ({ ...n }));
   const ids = new Set(nodes.map((n) => n.id));
@@ -55,6 +57,8 @@ export function layout(graph, { onTick, onEnd, running = true } = {}) {
 
 /** Runs the simulation to rest, as many ticks per animation frame as fit in the frame budget,
  *  calling onFrame after each batch and onEnd once; returns a function that stops it. */
+/** @param {any} simulation
+ * @param {{onFrame?: () => void, onEnd?: () => void, budgetMs?: number}} [options] @returns {() => void} */
 export function run(simulation, { onFrame, onEnd, budgetMs = FRAME_BUDGET_MS } = {}) {
   let frame = 0;
   const step = () => {

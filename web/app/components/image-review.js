@@ -79,6 +79,8 @@ export async function stageScannedPdf(api, file, key, onProgress, conversationId
   return api.image("stageImage", [key, file.name || "scan.pdf", file.size, result.ocrText, null]);
 }
 
+/** @param {any} api @param {Blob & {name?: string}} file
+ * @param {{conversationId?: string | null, onProgress?: (progress: {done: number, total: number}) => void, scan?: any}} [options] */
 export function reviewImage(api, file, { conversationId = null, onProgress, scan = null } = {}) {
   return new Promise((resolve) => {
     const host = document.createElement("div");
@@ -124,7 +126,7 @@ async function readScan(api, scan, limits, conversationId, signal, step) {
 
 function ImageReview({ api, file, conversationId, onProgress, scan, onDone }) {
   const [stage, setStage] = useState("start"); // start | download | reading | review | error
-  const [progress, setProgress] = useState({ stage: "load", percent: 0 });
+  const [progress, setProgress] = useState(/** @type {{stage: string, percent: number, page?: number, pages?: number}} */ ({ stage: "load", percent: 0 }));
   const [download, setDownload] = useState(null); // {bytes, loaded, failed}
   const [view, setView] = useState(null); // {plan, url, masked, scaled}
   const [error, setError] = useState(null);

@@ -28,8 +28,6 @@ export const SHORTCUTS = [
   { id: "copy", label: "keys.copy", keys: [MOD, "Shift", "C"], test: (e) => mod(e) && e.shiftKey && key(e) === "c" },
   { id: "shortcuts", label: "keys.list", keys: [MOD, "/"], test: (e) => mod(e) && (e.key === "/" || e.code === "Slash") },
 ];
-const CHAT_COMMANDS = new Set(["new", "search", "focus", "stop", "regenerate", "copy", "conversation-settings",
-  "wire-log"]);
 
 function mod(e) { return IS_MAC ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey; }
 function key(e) { return (e.key || "").toLowerCase(); }

@@ -4,7 +4,8 @@
 import { useMemo } from "../lib.js";
 import { bus, chatState, emit } from "../store.js";
 
-/** `memory(api).listCards(filter)` → api.memory("listCards", [filter]). */
+/** `memory(api).listCards(filter)` → api.memory("listCards", [filter]).
+ * @returns {Record<string, (...args: any[]) => Promise<any>>} */
 export function memory(api) {
   return new Proxy({}, { get: (_, name) => (...args) => api.memory(String(name), args) });
 }

@@ -41,9 +41,9 @@ function selectionInMessages() {
   if (text.length < MIN_SELECTION || text.length > MAX_SELECTION) return null;
   const range = selection.getRangeAt(0);
   const node = range.commonAncestorContainer;
-  const element = node.nodeType === 1 ? node : node.parentElement;
+  const element = node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement;
   if (!element?.closest("[data-testid=messages]")) return null;
-  const message = element.closest("[data-message-id]");
+  const message = /** @type {HTMLElement | null} */ (element.closest("[data-message-id]"));
   const rect = range.getBoundingClientRect();
   return { text, messageId: message?.dataset.messageId || null, rect };
 }

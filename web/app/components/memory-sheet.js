@@ -13,7 +13,7 @@ export function Sheet({ title, onClose, children, footer, className = "", testId
   const ref = useRef(null);
   const titleId = useId("sheet");
   const drag = useRef(null);
-  useModal(ref, { onShown: (dialog) => dialog?.querySelector(".sheet-title")?.focus() });
+  useModal(ref, { onShown: (dialog) => /** @type {HTMLElement | null} */ (dialog?.querySelector(".sheet-title"))?.focus() });
 
   const cancel = (e) => { e.preventDefault(); onClose?.(); };
   const onKeyDown = (e) => keepTabInside(ref.current, e);

@@ -116,7 +116,7 @@ export async function copyText(text) {
   area.className = "offscreen";
   document.body.append(area);
   area.select();
-  let ok = false;
+  let ok;
   try { ok = document.execCommand("copy"); } catch { ok = false; }
   area.remove();
   return ok;

@@ -33,7 +33,7 @@ export const fr = {
   "model.manualHelp": "Tel que le fournisseur l’attend, par exemple gpt-4o-mini ou llama3.2:latest.",
   "model.use": "Utiliser",
   "model.reply": "Écrit par {model}",
-  "chat.earlier": (v) => `Afficher ${v.n} message${v.n >= 2 ? "s" : ""} précédent${v.n >= 2 ? "s" : ""}`,
+  "chat.earlier": (v) => `Afficher ${v.n} message${v.n >= 2 ? "s" : ""} précédent${v.n >= 2 ? "s" : ""}`,
   "providers.madeDefault": "« {label} » est maintenant le fournisseur par défaut.",
   "providers.testToDefault": "Fournisseur enregistré. Testez-le pour en faire le fournisseur par défaut.",
 };

@@ -55,10 +55,11 @@ export function keepTabInside(container, e) {
 /** Shows `ref`'s <dialog> as a modal while the component is mounted (then `onShown(dialog)`); on the
  *  way out it closes it first, since the page behind a modal is inert and refuses focus, then gives
  *  focus back to what had it (the button that opened it). */
+/** @param {{current: HTMLDialogElement | null}} ref @param {{onShown?: (dialog: HTMLDialogElement) => void}} [options] */
 export function useModal(ref, { onShown } = {}) {
   useLayoutEffect(() => {
     const dialog = ref.current;
-    const previous = document.activeElement;
+    const previous = /** @type {HTMLElement | null} */ (document.activeElement);
     if (dialog && !dialog.open) dialog.showModal();
     onShown?.(dialog);
     return () => {
@@ -104,7 +105,9 @@ export function Confirm({ title, body, confirmLabel, danger, onConfirm, onCancel
 
 // ---- toasts ---------------------------------------------------------------------------------------
 
-export const ToastContext = createContext(() => {});
+/** @typedef {{action?: () => void, actionLabel?: string, timeout?: number, onExpire?: () => void, tone?: string}} ToastOptions */
+/** Shows a toast, `toast(message, options)`, and returns its id. @typedef {(message: string, options?: ToastOptions) => string | void} Toast */
+export const ToastContext = createContext(/** @type {Toast} */ (() => {}));
 export const useToast = () => useContext(ToastContext);
 
 // Long enough to reach the Undo button on a phone; the same six seconds the reference gives a deletion.
@@ -124,6 +127,7 @@ export function useToasts() {
   const shown = useRef(toasts);
   shown.current = toasts;
   const plain = useRef(new Map()); // message -> id of the toast showing it, for toasts with nothing to act on
+  /** @type {Toast} */
   const push = (message, { action, actionLabel, timeout, onExpire, tone } = {}) => {
     const sameId = !action && !onExpire ? plain.current.get(message) : undefined;
     const same = shown.current.some((x) => x.id === sameId) ? clocks.current.get(sameId) : undefined;
@@ -224,7 +228,8 @@ export function Spinner({ label }) {
   return html`<span class="spinner" role="progressbar" aria-label=${label || t("common.loading")}></span>`;
 }
 
-/** Runs an async action with a busy flag; returns [run, busy]. */
+/** Runs an async action with a busy flag; returns [run, busy].
+ * @returns {[<T>(fn: () => Promise<T> | T) => Promise<T>, boolean]} */
 export function useBusy() {
   const [busy, setBusy] = useState(false);
   const alive = useRef(true);
@@ -233,7 +238,7 @@ export function useBusy() {
     setBusy(true);
     try { return await fn(); } finally { if (alive.current) setBusy(false); }
   };
-  return [run, busy];
+  return [/** @type {<T>(fn: () => Promise<T> | T) => Promise<T>} */ (run), busy];
 }
 
 export function errorMessage(err) {

@@ -12,7 +12,7 @@ import { requestPersistence } from "../offline.js";
 const PASSWORD_MANAGER_USERNAME = "OpenMasq";
 
 export function AccountsScreen({ api, accounts, setAccounts, notice, onEnter, changeLang }) {
-  const [view, setView] = useState(accounts.length ? { name: "list" } : { name: "create" });
+  const [view, setView] = useState(/** @type {{name: string, account?: object}} */ (accounts.length ? { name: "list" } : { name: "create" }));
   const [deleting, setDeleting] = useState(null);
   const [renaming, setRenaming] = useState(null);
   const toast = useToast();
@@ -120,13 +120,14 @@ function CreateAccount({ api, onEnter, onCancel }) {
   const [pass, setPass] = useState("");
   const [confirm, setConfirm] = useState("");
   const [remember, setRemember] = useState(false);
-  const [errors, setErrors] = useState({});
+  const [errors, setErrors] = useState(/** @type {Record<string, string>} */ ({}));
   const [run, busy] = useBusy();
   const first = useRef(null);
   useEffect(() => first.current?.focus(), []);
 
   const submit = (e) => {
     e.preventDefault();
+    /** @type {Record<string, string>} */
     const found = {};
     if (!label.trim()) found.label = t("accounts.labelRequired");
     if (pass.length < MIN_PASSPHRASE) found.pass = t("accounts.tooShort", { n: MIN_PASSPHRASE });

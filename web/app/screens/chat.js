@@ -281,8 +281,10 @@ export function ChatScreen() {
     // Focus stays on the switch, now on the version shown (the other button when this one reached an end).
     requestAnimationFrame(() => {
       const box = document.querySelector(`article[data-message-id="${target}"]`);
-      const here = box?.querySelector(`[data-action=version-${delta < 0 ? "previous" : "next"}]`);
-      (here && !here.disabled ? here : box?.querySelector("[data-testid=versions] button:not([disabled])"))?.focus();
+      /** @type {(selector: string) => HTMLButtonElement | null} */
+      const button = (selector) => box?.querySelector(selector);
+      const here = button(`[data-action=version-${delta < 0 ? "previous" : "next"}]`);
+      (here && !here.disabled ? here : button("[data-testid=versions] button:not([disabled])"))?.focus();
     });
   };
 
@@ -483,8 +485,10 @@ function MessageList({ conv, live, onRetry, loadError, onEdit, onRegenerate, onS
 
 /** The composer's preview (issue 17): what a send of the typed text would mask, computed by py-worker
  *  with the send's own engine and options after a pause in typing. `preview.text` is the text it is for. */
+/** @typedef {{text: string, keys: string, data: any, error: string}} Preview */
+/** @returns {[Preview, (value: string, fileKeys?: string[]) => Promise<any>]} */
 function usePreview(api, convId, text, space, keepKey, keys) {
-  const [preview, setPreview] = useState({ text: "", keys: "", data: null, error: "" });
+  const [preview, setPreview] = useState(/** @type {Preview} */ ({ text: "", keys: "", data: null, error: "" }));
   const asked = useRef(0);
   const ask = useCallback(async (value, fileKeys = []) => {
     const n = ++asked.current;

@@ -109,7 +109,7 @@ export function ProviderForm({ provider, onClose, initialKind = "openai" }) {
   const [model, setModel] = useState(provider?.model || "");
   const [models, setModels] = useState([]);
   const [status, setStatus] = useState(null); // {ok, text}
-  const [errors, setErrors] = useState({});
+  const [errors, setErrors] = useState(/** @type {Record<string, string>} */ ({}));
   const [run, busy] = useBusy();
   const widened = useRef(false);
   const first = useRef(null);
@@ -138,6 +138,7 @@ export function ProviderForm({ provider, onClose, initialKind = "openai" }) {
   };
 
   const check = (forSave) => {
+    /** @type {Record<string, string>} */
     const found = {};
     if (!validBaseUrl(baseUrl.trim())) found.baseUrl = t("providers.urlInvalid");
     if (kind !== "compatible" && !apiKey.trim() && !provider?.has_key) found.apiKey = t("providers.keyRequired");

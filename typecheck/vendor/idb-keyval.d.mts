@@ -1,0 +1,2 @@
+// vendor/idb-keyval.mjs is node_modules/idb-keyval/dist/index.js.
+export * from "idb-keyval";
