@@ -3,7 +3,4 @@
 // vendor/pouchdb.min.js is a classic script: importing it sets self.PouchDB (sync-worker.js).
 declare var PouchDB: any;
 
-// JSPI (WebAssembly.Suspending), which wllama's build needs; not in TypeScript 5.9's lib yet.
-declare namespace WebAssembly {
-  var Suspending: undefined | (new (fn: (...args: any[]) => Promise<any>) => object);
-}
+// WebAssembly.Suspending (JSPI): wasm.d.ts, shared with the page (web/worker/wasm-features.js runs in both).
