@@ -1,9 +1,10 @@
 """The smoke suite in Firefox (Debian's firefox-esr, headless), driven over WebDriver BiDi by
 puppeteer-core (e2e/engines/firefox_smoke.mjs, one node process, steps reported as JSON lines): the
 built site from our own server boots, an account is created, a chat with the scripted provider comes
-back restored while the provider received only fakes (wire audit), a Mémoire card from an explicit ask
-is listed, and a reload with the site's server stopped boots from the service worker's cache, unlocks
-and shows the conversation. The full suite stays in Chromium; scripts/lib.sh's ensure_firefox installs
+back restored while the provider received only fakes (wire audit), the embedding model downloaded from
+Settings indexes the Mémoire card an explicit ask made, the offline model is downloaded, a reload with
+the site's server stopped boots from the service worker's cache, unlocks and shows the conversation, and
+the offline model answers a new one. The full suite stays in Chromium; scripts/lib.sh's ensure_firefox installs
 the pinned firefox-esr."""
 
 from __future__ import annotations
@@ -107,6 +108,9 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_firefox(
     # The Mémoire: the extraction saw a fake; the card shows the real name.
     assert model.extractions and "Claire Vasseur" not in model.extractions[0]
     assert "Claire Vasseur" in steps["memoire"]["inbox"] and "Claire Vasseur" in steps["memoire"]["card"]
+    # e5, downloaded before, indexed the card on this device (ml-worker in Firefox).
+    assert "1" in steps["memoire"]["indexed"], steps["memoire"]
+    assert steps["e5 downloaded"]["compat"] is False
 
     # Persistence: Firefox's prompt is never answered here, the account was made all the same and
     # Settings says the storage may be cleared (the export is the way to keep it).
@@ -116,4 +120,9 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_firefox(
     offline = steps["offline"]
     assert not site_server.running
     assert offline["conversations"] >= 1 and "Reçu : " + MESSAGE in offline["replies"], offline
+    # The offline model, offline, on wllama's default build (Firefox has JSPI and memory64: no compat note).
+    assert steps["offline model downloaded"]["compat"] is False
+    local = steps["offline model"]
+    assert local["errors"] == [] and local["reply"], local
+    print(f"firefox: the offline model answered {local['reply'][:120]!r}")
     assert steps["errors"]["errors"] == []

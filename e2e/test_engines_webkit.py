@@ -2,11 +2,11 @@
 WebKitWebDriver, driven by Selenium under xvfb-run (scripts/lib.sh's ensure_webkit installs the pinned
 packages; pytest is started under xvfb-run by scripts/test, or this module starts its own Xvfb display).
 The built site from our own server boots, an account is created, a chat with the scripted provider comes
-back restored while the provider received only fakes (wire audit), a Mémoire card from an explicit ask
-is listed, Settings says what this engine lacks and downloads the offline model (with wllama's
-compatibility build: WebKit has neither JSPI nor memory64), a reload with the site's server stopped boots
-from the service worker's cache, unlocks and shows the conversation, and the offline model answers a new
-one. The full suite stays in Chromium."""
+back restored while the provider received only fakes (wire audit), the embedding model downloaded from
+Settings indexes the Mémoire card an explicit ask made, Settings says what this engine lacks and downloads
+the offline model (with wllama's compatibility build: WebKit has neither JSPI nor memory64), a reload with
+the site's server stopped boots from the service worker's cache, unlocks and shows the conversation, and the
+offline model answers a new one. The full suite stays in Chromium."""
 
 from __future__ import annotations
 
@@ -220,6 +220,14 @@ def send_and_wait(driver: Any, message: str) -> str:
     return str(reply)
 
 
+def download_model(driver: Any, group: str) -> None:
+    """Downloads an on-demand model from Settings as a user does, then goes back to the chat."""
+    click(driver, "[data-route=settings]")
+    click(driver, f"[data-model={group}] [data-action=download]")
+    wait_for(driver, f"[data-model={group}][data-state=ready]", timeout_s=RUN_TIMEOUT_S / 4)
+    click(driver, "[data-route=chat]")
+
+
 # ---------------------------------------------------------------- the test
 
 
@@ -252,6 +260,9 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     add_provider(driver, upstream.base_url)
     click(driver, "[data-route=chat]")
     mark("provider")
+    # The embedding model first, so the card the Mémoire step confirms is indexed by it (ml-worker, e5).
+    download_model(driver, "e5")
+    mark("e5 downloaded")
 
     # The chat: restored on the page, fakes only on the wire and in "what the model saw".
     reply = send_and_wait(driver, MESSAGE)
@@ -285,6 +296,7 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
         driver.find_element("css selector", "dialog.sheet").send_keys(Keys.ESCAPE)
     click(driver, "[data-view=list]")
     assert "Claire Vasseur" in wait_for(driver, ".mem-row").text
+    assert "1" in wait_for(driver, "[data-testid=semantic-status]").text  # e5 indexed the card in WebKit
     driver.save_screenshot(str(artifacts_dir / "webkit--memoire.png"))
     assert model.extractions and "Claire Vasseur" not in model.extractions[0]
     wire_text = upstream.wire_text()
@@ -297,16 +309,14 @@ def test_the_app_boots_chats_restored_remembers_and_reloads_offline_in_webkit(
     assert storage.get_attribute("data-persisted") == "no" and "Export" in storage.text
     # The offline model, downloaded as a user does: in WebKit (no JSPI, no memory64) its size includes wllama's
     # compatibility build, which this browser alone downloads.
-    row = wait_for(driver, "[data-model=smollm2]")
+    wait_for(driver, "[data-model=smollm2]")
     wanted = driver.execute_async_script(
         """const done = arguments[arguments.length - 1];
         fetch("files.json").then((r) => r.json()).then((doc) => done(doc.files.filter((f) => f.group === "smollm2")
             .map((f) => [f.path, f.only || ""])), (e) => done(String(e)));""")
     assert ["vendor/wllama-compat/wllama.wasm", "wasm-compat"] in wanted, wanted
     assert "JSPI" in wait_for(driver, "[data-model=smollm2] [data-testid=model-compat]").text  # said, slower
-    row.find_element("css selector", "[data-action=download]").click()
-    wait_for(driver, "[data-model=smollm2][data-state=ready]", timeout_s=RUN_TIMEOUT_S / 4)
-    click(driver, "[data-route=chat]")
+    download_model(driver, "smollm2")
     mark("settings, offline model downloaded")
 
     # Offline: the site's server stopped; a reload boots from the service worker's cache.

@@ -59,7 +59,10 @@ def test_the_shortcuts_and_the_command_palette_run_the_chat_from_the_keyboard(
     script.release()
     assert posts(upstream) == 1
 
-    # Ctrl-Shift-E regenerates the last reply: a second version, the stopped one kept.
+    # Ctrl-Shift-E regenerates the last reply: a second version, the stopped one kept. (Once the stop has ended
+    # the stream: "stopped" can show before, and a shortcut while a reply streams is told there is nothing to
+    # regenerate yet; the clean-clone run of b4edfbd pressed it in that moment.)
+    page.wait_for_function("() => !document.body.dataset.streaming")
     page.keyboard.press("Control+Shift+E")
     page.locator("[data-role=assistant] [data-testid=version]", has_text="2/2").wait_for()
     page.wait_for_selector("[data-role=assistant]:not([aria-busy]) .message-actions")

@@ -85,6 +85,17 @@ async function sendAndWait(page, message, quote) {
 let page = null;
 const errors = [];
 
+/** Downloads an on-demand model from Settings as a user does, then goes back to the chat; its row's notes. */
+async function downloadModel(page, group) {
+  await page.click("[data-route=settings]");
+  await page.waitForSelector(`[data-model=${group}] [data-action=download]`);
+  const compat = Boolean(await page.$(`[data-model=${group}] [data-testid=model-compat]`));
+  await page.click(`[data-model=${group}] [data-action=download]`);
+  await page.waitForSelector(`[data-model=${group}][data-state=ready]`);
+  await page.click("[data-route=chat]");
+  return { compat };
+}
+
 async function run() {
   const browser = await puppeteer.launch({
     browser: "firefox",
@@ -117,6 +128,8 @@ async function run() {
     await addProvider(page, config.provider);
     await page.click("[data-route=chat]");
     say({ step: "provider" });
+    // The embedding model first, so the card the Mémoire step confirms is indexed by it (ml-worker, e5).
+    say({ step: "e5 downloaded", ...(await downloadModel(page, "e5")) });
 
     await sendAndWait(page, config.message, config.message.slice(-40));
     const reply = await page.evaluate(() => {
@@ -151,8 +164,10 @@ async function run() {
     await page.click("[data-view=list]");
     await page.waitForSelector(".mem-row");
     const card = await text(page, ".mem-row");
+    await page.waitForSelector("[data-testid=semantic-status]");
+    const indexed = await text(page, "[data-testid=semantic-status]");
     await page.screenshot({ path: `${config.shots}/firefox--memoire.png` });
-    say({ step: "memoire", inbox, card });
+    say({ step: "memoire", inbox, card, indexed });
 
     // Persistence: Firefox's permission prompt is never answered here; the account was made all the
     // same, and Settings says the storage is not kept for sure.
@@ -162,6 +177,7 @@ async function run() {
       (el) => ({ persisted: el.dataset.persisted, said: el.innerText.trim() }));
     say({ step: "storage", ...storage });
     await page.click("[data-route=chat]");
+    say({ step: "offline model downloaded", ...(await downloadModel(page, "smollm2")) });
 
     // Offline: the site's server stopped, the browser told it is offline; reload, unlock, read.
     await ask("stop-site");
@@ -186,6 +202,28 @@ async function run() {
     }));
     await page.screenshot({ path: `${config.shots}/firefox--offline.png` });
     say({ step: "offline", mode: offlineMode, ...offline });
+
+    // Still offline: the offline model (wllama's default build: Firefox has JSPI and memory64) answers.
+    await page.click("[data-action=new-conversation]");
+    await page.waitForSelector('[data-testid=answering-model]:not([data-for=""])');
+    await page.click("[data-action=pick-model]");
+    await page.waitForSelector("#model-provider");
+    await page.select("#model-provider", "local");
+    await page.click("[data-action=use-model]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=answering-model] .model-name")
+      ?.innerText.includes("SmolLM2"));
+    await page.type("#composer-input", "What is the capital of France?");
+    await page.waitForSelector("[data-action=send]:not([disabled])");
+    await page.click("[data-action=send]");
+    await page.waitForSelector("[data-role=assistant]:not([aria-busy]) .message-actions, [data-role=assistant] .inline-error",
+      { timeout: 4 * TIMEOUT_MS });
+    const local = await page.evaluate(() => {
+      const replies = document.querySelectorAll("[data-role=assistant] .markdown");
+      return { reply: replies[replies.length - 1]?.innerText.trim() || "",
+        errors: [...document.querySelectorAll("[data-role=assistant] .inline-error")].map((el) => el.innerText) };
+    });
+    await page.screenshot({ path: `${config.shots}/firefox--offline-model.png` });
+    say({ step: "offline model", ...local });
     say({ step: "errors", errors });
   } catch (error) {
     await page?.screenshot({ path: `${config.shots}/firefox--failure.png` }).catch(() => {});

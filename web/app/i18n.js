@@ -142,6 +142,7 @@ const fr = {
   "error.network": "Le fournisseur est injoignable.",
   "error.timeout": "Le fournisseur n’a pas répondu à temps.",
   "error.blocked": "Requête bloquée : cette adresse n’est pas autorisée. Vérifiez le fournisseur.",
+  "error.blockedNoServiceWorker": "Requête bloquée : ce navigateur ne donne pas de service worker à ce site (fenêtre privée, réglage), et sans lui aucun fournisseur distant n’est autorisé. Ouvrez OpenMasq dans une fenêtre normale, ou prenez le modèle intégré.",
   "error.auth": "Le fournisseur a refusé la clé d’API.",
   "error.rate_limit": "Trop de requêtes : le fournisseur demande d’attendre.",
   "error.rateLimitRetry": "Réessayez dans {s} s.",
@@ -396,6 +397,7 @@ const en = {
   "error.network": "The provider cannot be reached.",
   "error.timeout": "The provider did not answer in time.",
   "error.blocked": "Request blocked: this address is not allowed. Check the provider.",
+  "error.blockedNoServiceWorker": "Request blocked: this browser gives this site no service worker (a private window, a setting), and without it no remote provider is allowed. Open OpenMasq in a normal window, or use the built-in model.",
   "error.auth": "The provider rejected the API key.",
   "error.rate_limit": "Too many requests: the provider asks to wait.",
   "error.rateLimitRetry": "Retry in {s} s.",
@@ -584,6 +586,13 @@ export function t(key, vars = {}) {
   if (value === undefined) return key;
   if (typeof value === "function") return value(vars);
   return value.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/** The interface string of an error's kind. A connection refused while no service worker controls the page
+ *  is no provider's fault: the service worker is what allows a provider's address (docs/web.md). */
+export function errorKey(error) {
+  if (error?.kind === "blocked" && !globalThis.navigator?.serviceWorker?.controller) return "error.blockedNoServiceWorker";
+  return `error.${error?.kind}`;
 }
 
 export function hasKey(key) {

@@ -8,6 +8,8 @@ const SCOPE = new URL("../", import.meta.url);
 export const QUOTA_WARNING_SHARE = 0.8;
 
 let precache = { done: 0, total: 0, loaded: 0, bytes: 0, fetched: 0, finished: false };
+// False when this browser gives the page no service worker (a private window, a policy): no offline copy, ever.
+let serviceWorkerAllowed = Boolean(globalThis.navigator?.serviceWorker);
 const listeners = new Set();
 
 /** Registers the service worker as the page loads (idempotent) and follows its install's progress. */
@@ -20,8 +22,12 @@ export function registerEarly() {
     else if (data.type === "precache-failed") update({ finished: false, error: data.message });
   });
   navigator.serviceWorker.startMessages?.();
-  const registered = navigator.serviceWorker.register(new URL("sw.js", SCOPE), { type: "classic" }).catch((err) => {
+  const registered = navigator.serviceWorker.register(new URL("sw.js", SCOPE), { type: "classic" }).then((registration) => {
+    if (!registration) serviceWorkerAllowed = false; // a browser (or a tool) that answers the call with nothing
+    return registration || null;
+  }, (err) => {
     console.warn("service worker registration failed", err);
+    serviceWorkerAllowed = false;
     return null;
   });
   // A later visit: the offline copy is checked, and what storage pressure took is fetched again; when the
@@ -52,7 +58,13 @@ export function onPrecacheProgress(listener) {
   return () => listeners.delete(listener);
 }
 
-/** Whether every file of the app group is in the content-addressed cache: {ready, missing, bytes}. */
+/** Whether the browser refused this page a service worker (a private window, a policy): no offline copy, and no
+ *  provider's address allowed (docs/web.md). */
+export function serviceWorkerRefused() {
+  return !serviceWorkerAllowed;
+}
+
+/** Whether every file of the app group is in the content-addressed cache: {ready, missing, bytes, controlled}. */
 export async function appOffline() {
   const doc = await manifest();
   const cache = await caches.open(`${doc.filesCache}@${SCOPE.href}`);

@@ -31,8 +31,8 @@ def failure_event(failure: Failure) -> ErrorEvent:
     if failure.kind == "timeout":
         return timeout_error()
     if failure.kind == "blocked":
-        return ErrorEvent("blocked", "The app's connection policy does not allow this provider's address yet: "
-                          "save the provider again, then retry.")
+        return ErrorEvent("blocked", "The app's connection policy does not allow this provider's address: the "
+                          "service worker allows it once the provider is saved (save it again, then retry).")
     if failure.kind == "aborted":
         return ErrorEvent("aborted", "Stopped.")
     return network_error(failure.message)

@@ -1,7 +1,7 @@
 // One chat message: the user's text with its redacted spans highlighted by kind, the reply as
 // sanitised markdown, the "what the model saw" view, the memory caption, and the message actions.
 import { html, useRef, useState } from "../lib.js";
-import { t, hasKey, formatTime } from "../i18n.js";
+import { t, hasKey, formatTime, errorKey } from "../i18n.js";
 import { familyOf, kindLabel, skipReasonLabel } from "../labels.js";
 import { Icon } from "./icons.js";
 import { useToast } from "./ui.js";
@@ -141,7 +141,7 @@ export const wasStopped = (message) => message.error === "aborted";
 
 export function ErrorNote({ error, onRetry }) {
   if (!error) return null;
-  const key = `error.${error.kind}`;
+  const key = errorKey(error);
   const text = hasKey(key) ? t(key) : t("error.unknown");
   // The detail: the provider's own words when it said something (our sentence above already says
   // what happened, in the user's language), else the worker's (English): they name what to fix.

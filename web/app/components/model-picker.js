@@ -2,7 +2,7 @@
 // provider and one of the models it lists (OpenAI-compatible /v1/models, Anthropic's /v1/models, Ollama's
 // /api/tags: py-worker asks through net-worker), with a typed name when the provider does not list them.
 import { html, useEffect, useMemo, useRef, useState } from "../lib.js";
-import { t } from "../i18n.js";
+import { t, errorKey } from "../i18n.js";
 import { Icon } from "./icons.js";
 import { Dialog, Field, Spinner, errorMessage, useBusy } from "./ui.js";
 
@@ -50,7 +50,7 @@ async function modelsOf(api, providerId) {
 
 function errorWords(error) {
   if (!error) return t("error.unknown");
-  const key = `error.${error.kind}`;
+  const key = errorKey(error);
   const known = t(key);
   return known === key ? error.message || t("error.unknown") : known;
 }

@@ -6,7 +6,7 @@ import { t, formatBytes } from "../i18n.js";
 import { useApp } from "../app.js";
 import { cancelDownload, downloadModel, modelStates, onModelsChange, removeModel } from "../downloads.js";
 import { needsWasmCompat } from "../../worker/wasm-features.js";
-import { appOffline, onPrecacheProgress, requestPersistence, storageStatus } from "../offline.js";
+import { appOffline, onPrecacheProgress, requestPersistence, serviceWorkerRefused, storageStatus } from "../offline.js";
 
 const MODEL_ORDER = ["smollm2", "e5", "ocr"];
 
@@ -40,12 +40,14 @@ export function OfflineSettingsPanel() {
   const remove = async (group) => { await removeModel(group); toast(t("models.removed")); };
   const askPersist = async () => { await requestPersistence(); setStorage(await storageStatus()); };
 
+  const refused = serviceWorkerRefused();
   return html`<section class="panel" aria-labelledby="set-offline" data-testid="offline-panel">
     <h2 id="set-offline">${t("models.title")}</h2>
     <p class="help">${t("models.intro")}</p>
-    <div class="model-row" data-model="app" data-state=${app?.ready ? "ready" : "pending"}>
+    <div class="model-row" data-model="app" data-state=${app?.ready ? "ready" : refused ? "refused" : "pending"}>
       <p><strong>${t("models.app")}</strong> · ${app ? formatBytes(app.bytes) : ""}</p>
-      <p class=${app?.ready ? "ok" : "muted"}>${app?.ready ? t("models.appReady") : t("models.appPending", { missing: app?.missing ?? "…" })}</p>
+      <p class=${app?.ready ? "ok" : "muted"}>${app?.ready ? t("models.appReady") : refused ? t("models.appRefused")
+        : t("models.appPending", { missing: app?.missing ?? "…" })}</p>
       <p class="help">${t("models.appHelp")}</p>
     </div>
     ${models ? MODEL_ORDER.filter((g) => models[g]).map((group) => html`<${ModelRow} key=${group} group=${group}

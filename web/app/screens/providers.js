@@ -1,7 +1,7 @@
 // Providers: the bundled offline model (always there, labelled for what it is) and the remote ones
 // the user adds — OpenAI, Anthropic, or any OpenAI-compatible base URL (Ollama, LM Studio presets).
 import { html, useState, useRef, useEffect } from "../lib.js";
-import { t } from "../i18n.js";
+import { t, errorKey } from "../i18n.js";
 import { useApp } from "../app.js";
 import { originOf, providerOrigins } from "../workers.js";
 import { Icon } from "../components/icons.js";
@@ -26,7 +26,7 @@ export function validBaseUrl(value) {
 
 function errorText(error) {
   if (!error) return "";
-  const key = `error.${error.kind}`;
+  const key = errorKey(error);
   const known = t(key);
   return known === key ? error.message || t("error.unknown") : `${known}${error.message ? ` (${error.message})` : ""}`;
 }
