@@ -3,7 +3,8 @@
 - `built_site`: the site built once per session with --with-tests into a temp folder;
 - `site_server`: serves it on a free 127.0.0.1 port (openmasq.site.serve); stop() and start() again
   reuse the same port (offline tests: the origin, and so the service worker, stay the same);
-- `browser` (session), `context` (a fresh incognito context per test), `persistent_context` (a real
+- `browser` (session), `context` (a fresh incognito context per test; `new_context(**options)` opens more,
+  with Playwright's options such as service_workers="block"), `persistent_context` (a real
   profile in a temp folder: installability, restarts); every request the pages, their dedicated
   workers and the service worker make is recorded (`recorder`; Playwright's context-level request
   event covers all three, measured: see docs/web.md);
@@ -164,16 +165,30 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture
-def context(browser: Any, recorder: Recorder) -> Iterator[Any]:
+def new_context(browser: Any, recorder: Recorder) -> Iterator[Callable[..., Any]]:
+    """Opens fresh incognito contexts as `context` is, with Playwright's options added
+    (`new_context(service_workers="block")`); each is closed after the test."""
+    opened: list[Any] = []
+
+    def open_context(**options: Any) -> Any:
+        context = browser.new_context(locale=LOCALE, **options)
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        recorder.attach(context)
+        opened.append(context)
+        return context
+
+    try:
+        yield open_context
+    finally:
+        for context in opened:
+            context.close()
+
+
+@pytest.fixture
+def context(new_context: Callable[..., Any]) -> Any:
     """A fresh incognito context (no service worker, no storage from another test), in French: the
     tests read the app's French labels."""
-    context = browser.new_context(locale=LOCALE)
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    recorder.attach(context)
-    try:
-        yield context
-    finally:
-        context.close()
+    return new_context()
 
 
 @pytest.fixture

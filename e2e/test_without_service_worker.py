@@ -7,31 +7,17 @@ Settings says the app cannot work offline instead of showing an offline copy "in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from e2e_support import DEFAULT_TIMEOUT_MS, LOCALE
 from test_chat import create_account, open_app
 
 from openmasq.testing.upstream import ScriptedUpstream
 
 
-@pytest.fixture
-def context_without_service_worker(browser: Any, recorder: Any) -> Iterator[Any]:
-    context = browser.new_context(locale=LOCALE, service_workers="block")
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    recorder.attach(context)
-    try:
-        yield context
-    finally:
-        context.close()
-
-
 def test_without_a_service_worker_the_app_says_why_no_provider_is_reached_and_that_it_cannot_work_offline(
-    context_without_service_worker: Any, site_server: Any, provider: ScriptedUpstream
+    new_context: Any, site_server: Any, provider: ScriptedUpstream
 ) -> None:
-    page = open_app(context_without_service_worker, site_server.url)
+    page = open_app(new_context(service_workers="block"), site_server.url)
     create_account(page)
     # A remote provider: its address is allowed by the service worker (it widens net-worker's connection
     # policy), so without one it cannot be reached, and the app says why and what works instead.

@@ -34,7 +34,7 @@ const cacheName = (name) => `${name}@${SCOPE.href}`;
 
 /** The on-demand groups of a manifest: {group: {files, bytes}}, files unique by content, without the files
  * this browser does not need (a file's `only`: wasm-features.js's CONDITIONS, or `conditions` given). */
-export function groupsOf(doc, conditions = undefined) {
+export function groupsOf(doc, conditions) {
   const groups = {};
   for (const file of doc.files) {
     if (file.group === doc.appGroup || !fileWanted(file, conditions)) continue;
